@@ -1,0 +1,73 @@
+# The two commands a user needs: `make book` and `make test`. Both create the Python
+# environment first if it is missing (or if the pinned requirements changed).
+
+SHELL      := /bin/bash
+PYTHON     ?= python3
+VENV       ?= .venv
+PY         := $(VENV)/bin/python
+STAMP      := $(VENV)/.pins-installed
+PAPER      ?= all
+EXPERIMENT ?=
+JOBS       ?= 2
+SCHEDULER  ?=
+
+# The book is drawn from the paper-scale results cached in data/results/.
+BOOK_ENV   := BANDIT_PROFILE=full BANDIT_PROGRESS=0 MPLBACKEND=agg
+# Tests run every notebook in the quick profile against a throw-away result store.
+TEST_ENV   := BANDIT_PROFILE=quick BANDIT_PROGRESS=0 MPLBACKEND=agg
+
+.PHONY: all book test test-lib test-notebooks reproduce bench check-book sync lock env clean distclean help
+
+help:
+	@echo "make book        build the book into book/_build/html (notebooks run from cached results)"
+	@echo "make test        unit, property and statistical tests, then nbval on every notebook (quick profile)"
+	@echo "make reproduce   recompute cached results at paper scale [PAPER=<key>|all] [EXPERIMENT=<name>] [JOBS=n] [SCHEDULER=tcp://host:port]"
+	@echo "make bench       performance benchmarks (reference vs fast engines)"
+	@echo "make check-book  check the built book in headless Chromium (needs Debian's chromium)"
+	@echo "make sync        regenerate notebooks/*.ipynb from their MyST sources"
+	@echo "make lock        re-resolve requirements.in into requirements.txt and environment.yml"
+	@echo "make clean       remove build outputs and caches (keeps .venv and data/results)"
+
+env: $(STAMP)
+
+# Idempotent bootstrap, redone whenever the pins or the package metadata change.
+$(STAMP): requirements.txt pyproject.toml
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.txt
+	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps -e .
+	@touch $@
+
+book: $(STAMP)
+	$(BOOK_ENV) $(VENV)/bin/jupyter-book build book --path-output book --warningiserror --keep-going
+
+test: test-lib test-notebooks
+
+test-lib: $(STAMP)
+	$(TEST_ENV) BANDIT_RESULTS=$$(mktemp -d) $(PY) -m pytest -n 2 --dist loadfile tests
+
+test-notebooks: $(STAMP)
+	$(TEST_ENV) BANDIT_RESULTS=$$(mktemp -d) $(PY) -m pytest -p no:randomly --nbval-lax --nbval-current-env \
+		--nbval-cell-timeout=600 -n 2 --dist loadfile notebooks
+
+reproduce: $(STAMP)
+	BANDIT_PROFILE=full $(PY) -m bandit_lib.reproduce --paper $(PAPER) --jobs $(JOBS) \
+		$(if $(EXPERIMENT),--experiment $(EXPERIMENT)) $(if $(SCHEDULER),--scheduler $(SCHEDULER))
+
+bench: $(STAMP)
+	$(PY) -m benchmarks
+
+check-book: $(STAMP)
+	$(PY) tools/check_book.py book/_build/html
+
+sync: $(STAMP)
+	$(VENV)/bin/jupytext --to ipynb --update notebooks/*.md
+
+lock:
+	$(PYTHON) tools/lock.py
+
+clean:
+	rm -rf book/_build .cache .pytest_cache .hypothesis build *.egg-info
+	find . -path ./$(VENV) -prune -o -name __pycache__ -type d -print0 | xargs -0 rm -rf
+
+distclean: clean
+	rm -rf $(VENV)

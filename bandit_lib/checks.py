@@ -1,0 +1,151 @@
+"""Argument checks shared by every public function.
+
+Each check returns the validated value (converted to the canonical type) or raises
+``ValueError``/``TypeError`` with a message that names the argument and the bad value, so that
+nothing is silently clipped, dropped or coerced.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import numpy as np
+
+
+def _is_real(value: Any) -> bool:
+    return isinstance(value, numbers.Real) and not isinstance(value, bool)
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
+
+
+def check_real(name: str, value: Any) -> float:
+    """A finite real number."""
+    if not _is_real(value):
+        raise TypeError(f"{name} must be a real number; got {name}={value!r}")
+    value = float(value)
+    if not math.isfinite(value):
+        raise ValueError(f"{name} must be finite; got {name}={value!r}")
+    return value
+
+
+def check_open_unit(name: str, value: Any) -> float:
+    """A number strictly inside (0, 1), such as a confidence parameter delta."""
+    value = check_real(name, value)
+    if not 0.0 < value < 1.0:
+        raise ValueError(f"{name} must lie in the open interval (0, 1); got {name}={value!r}")
+    return value
+
+
+def check_in_range(
+    name: str, value: Any, low: float, high: float, *, low_open: bool = True, high_open: bool = True
+) -> float:
+    """A number in an interval with the given open/closed ends."""
+    value = check_real(name, value)
+    too_low = value <= low if low_open else value < low
+    too_high = value >= high if high_open else value > high
+    if too_low or too_high:
+        interval = f"{'(' if low_open else '['}{low}, {high}{')' if high_open else ']'}"
+        raise ValueError(f"{name} must lie in {interval}; got {name}={value!r}")
+    return value
+
+
+def check_positive(name: str, value: Any) -> float:
+    """A finite number > 0."""
+    value = check_real(name, value)
+    if value <= 0:
+        raise ValueError(f"{name} must be > 0; got {name}={value!r}")
+    return value
+
+
+def check_nonnegative(name: str, value: Any) -> float:
+    """A finite number >= 0."""
+    value = check_real(name, value)
+    if value < 0:
+        raise ValueError(f"{name} must be >= 0; got {name}={value!r}")
+    return value
+
+
+def check_int(name: str, value: Any, *, minimum: int | None = None, maximum: int | None = None) -> int:
+    """An integer (numpy integers accepted; floats and bools refused) within optional bounds."""
+    if not _is_int(value):
+        raise TypeError(f"{name} must be an integer; got {name}={value!r}")
+    value = int(value)
+    if minimum is not None and value < minimum:
+        raise ValueError(f"{name} must be >= {minimum}; got {name}={value!r}")
+    if maximum is not None and value > maximum:
+        raise ValueError(f"{name} must be <= {maximum}; got {name}={value!r}")
+    return value
+
+
+def check_choice(name: str, value: Any, choices: Iterable[Any]) -> Any:
+    """One of a fixed set of options."""
+    choices = tuple(choices)
+    if value not in choices:
+        raise ValueError(f"{name} must be one of {choices}; got {name}={value!r}")
+    return value
+
+
+def check_vector(
+    name: str,
+    values: Any,
+    *,
+    low: float | None = None,
+    high: float | None = None,
+    min_length: int = 1,
+) -> np.ndarray:
+    """A non-empty 1-D float64 array of finite numbers within optional closed bounds.
+
+    The first offending entry is named in the error (index and value).
+    """
+    try:
+        array = np.asarray(values, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(f"{name} must be a sequence of real numbers; got {name}={values!r}") from exc
+    if array.ndim != 1:
+        raise ValueError(f"{name} must be one-dimensional; got shape {array.shape}")
+    if array.size < min_length:
+        raise ValueError(
+            f"{name} must hold at least {min_length} value(s); got {array.size} ({name}={values!r})"
+        )
+    bad = ~np.isfinite(array)
+    if low is not None:
+        bad |= array < low
+    if high is not None:
+        bad |= array > high
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        bounds = f" within [{low}, {high}]" if (low is not None or high is not None) else ""
+        raise ValueError(f"{name} must be finite{bounds}; got {name}[{i}]={array[i].item()!r}")
+    return array
+
+
+def check_index(name: str, value: Any, n: int) -> int:
+    """An arm index in 0..n-1."""
+    return check_int(name, value, minimum=0, maximum=n - 1)
+
+
+def check_index_set(name: str, values: Any, n: int | None = None) -> np.ndarray:
+    """A set of arm indices given as any iterable of integers; returns a sorted unique int array."""
+    if isinstance(values, (str, bytes)) or not isinstance(values, (Iterable, np.ndarray)):
+        raise TypeError(f"{name} must be an iterable of arm indices; got {name}={values!r}")
+    items = list(values.tolist() if isinstance(values, np.ndarray) else values)
+    for item in items:
+        if not _is_int(item):
+            raise TypeError(f"{name} must contain integer arm indices; got {item!r} in {name}")
+        if item < 0 or (n is not None and item >= n):
+            bound = f"0..{n - 1}" if n is not None else ">= 0"
+            raise ValueError(f"{name} must contain arm indices in {bound}; got {item!r} in {name}")
+    return np.array(sorted(set(int(i) for i in items)), dtype=np.int64)
+
+
+def check_same_length(names: Sequence[str], *arrays: np.ndarray) -> None:
+    """All arrays have the same length."""
+    lengths = [len(a) for a in arrays]
+    if len(set(lengths)) > 1:
+        detail = ", ".join(f"len({n})={m}" for n, m in zip(names, lengths))
+        raise ValueError(f"{' and '.join(names)} must have the same length; got {detail}")

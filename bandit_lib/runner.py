@@ -1,0 +1,162 @@
+"""Running policies: one policy on one instance, and many runs in parallel.
+
+* :class:`Instance` is what a bandit problem is made of (arm means and a reward model);
+  ``instance.tape(seed)`` gives its per-arm reward tape.
+* :class:`Outcome` is what a pure-exploration policy returns (its output, its pull count, whether
+  it hit the cap, the pulls per arm).
+* :func:`run_policy` runs one policy on one instance with a pull cap.
+* :func:`run_many` evaluates a function over many tasks with joblib (local processes) or on a
+  Dask distributed cluster (``scheduler="tcp://host:port"``). Each task carries its own seed, so
+  the results are the same for any number of workers and either backend; they come back in task
+  order, and ``on_result`` sees each one as soon as it is done (the result store saves it then,
+  so an interrupted run loses nothing that finished).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import numpy as np
+from tqdm import tqdm
+
+from bandit_lib.checks import check_choice, check_int, check_positive, check_vector
+from bandit_lib.profiles import progress_enabled
+from bandit_lib.seeding import SeedLike
+from bandit_lib.tapes import RewardTape, bernoulli_tape, gaussian_tape, replay_tape
+
+REWARD_MODELS = ("bernoulli", "gaussian", "replay")
+
+
+@dataclass(frozen=True, eq=False)
+class Instance:
+    """A bandit instance: the arm means and how rewards are drawn.
+
+    ``reward="bernoulli"`` (means in [0, 1]), ``"gaussian"`` (with ``sigma``) or ``"replay"``
+    (rewards drawn with replacement from ``samples[i]``; the means are the sample means).
+    """
+
+    means: np.ndarray
+    reward: str = "bernoulli"
+    sigma: float = 1.0
+    samples: tuple[np.ndarray, ...] | None = None
+
+    def __post_init__(self) -> None:
+        check_choice("reward", self.reward, REWARD_MODELS)
+        if self.reward == "replay":
+            if not self.samples:
+                raise ValueError("a replay instance needs samples (one array of rewards per arm); got none")
+            cols = tuple(check_vector(f"samples[{i}]", c) for i, c in enumerate(self.samples))
+            object.__setattr__(self, "samples", cols)
+            object.__setattr__(self, "means", np.array([c.mean() for c in cols]))
+            return
+        low, high = (0.0, 1.0) if self.reward == "bernoulli" else (None, None)
+        object.__setattr__(self, "means", check_vector("means", self.means, low=low, high=high))
+        if self.reward == "gaussian":
+            check_positive("sigma", self.sigma)
+
+    @property
+    def n_arms(self) -> int:
+        return len(self.means)
+
+    def tape(self, seed: SeedLike | None) -> RewardTape:
+        if self.reward == "bernoulli":
+            return bernoulli_tape(self.means, seed)
+        if self.reward == "gaussian":
+            return gaussian_tape(self.means, self.sigma, seed)
+        return replay_tape(self.samples, seed)
+
+
+@dataclass
+class Outcome:
+    """Result of one pure-exploration run.
+
+    ``output`` is the returned set (sorted arm indices) or ranking; ``pulls`` the total number of
+    pulls including initialisation; ``capped`` whether the run stopped at the pull cap;
+    ``counts`` the pulls per arm; ``info`` anything policy-specific (e.g. ADE's threshold pulls).
+    """
+
+    output: np.ndarray
+    pulls: int
+    capped: bool
+    counts: np.ndarray
+    info: dict[str, Any] = field(default_factory=dict)
+
+    def same_decisions(self, other: "Outcome") -> bool:
+        """Same output, same stopping pull, same pulls per arm, same cap flag."""
+        return (
+            self.pulls == other.pulls
+            and self.capped == other.capped
+            and np.array_equal(self.output, other.output)
+            and np.array_equal(self.counts, other.counts)
+        )
+
+
+class Policy(Protocol):
+    def __call__(self, tape: RewardTape, *, cap: int, **params: Any) -> Outcome: ...
+
+
+def run_policy(policy: Policy, instance: Instance, seed: SeedLike, *, cap: int, **params: Any) -> Outcome:
+    """Run ``policy`` on a fresh tape of ``instance`` until it stops or makes ``cap`` pulls."""
+    cap = check_int("cap", cap, minimum=1)
+    outcome = policy(instance.tape(seed), cap=cap, **params)
+    if not isinstance(outcome, Outcome):
+        raise TypeError(f"a policy must return an Outcome; {policy!r} returned {type(outcome).__name__}")
+    if outcome.pulls > cap:
+        raise RuntimeError(f"{policy!r} made {outcome.pulls} pulls, above its cap={cap}")
+    return outcome
+
+
+def _call(fn: Callable[..., Any], index: int, task: Mapping[str, Any]) -> tuple[int, Any]:
+    return index, fn(**task)
+
+
+def _local(fn, tasks, jobs) -> Iterator[tuple[int, Any]]:
+    if jobs == 1:
+        for i, task in enumerate(tasks):
+            yield i, fn(**task)
+        return
+    from joblib import Parallel, delayed
+
+    parallel = Parallel(n_jobs=jobs, return_as="generator_unordered")
+    yield from parallel(delayed(_call)(fn, i, task) for i, task in enumerate(tasks))
+
+
+def _dask(fn, tasks, scheduler) -> Iterator[tuple[int, Any]]:
+    from distributed import Client, as_completed
+
+    with Client(scheduler) as client:
+        futures = [client.submit(_call, fn, i, task, pure=False) for i, task in enumerate(tasks)]
+        for future in as_completed(futures):
+            yield future.result()
+
+
+def run_many(
+    fn: Callable[..., Any],
+    tasks: Sequence[Mapping[str, Any]],
+    *,
+    jobs: int = 1,
+    scheduler: str | None = None,
+    desc: str | None = None,
+    progress: bool | None = None,
+    on_result: Callable[[int, Any], None] | None = None,
+) -> list[Any]:
+    """``[fn(**task) for task in tasks]``, in parallel, with a progress bar.
+
+    ``jobs`` local worker processes (joblib; 1 runs in this process), or the Dask cluster at
+    ``scheduler`` when given. ``fn`` must be a module-level function and each task should carry its
+    own seed, so that results do not depend on the backend or on the number of workers.
+    """
+    jobs = check_int("jobs", jobs, minimum=1)
+    tasks = list(tasks)
+    results: list[Any] = [None] * len(tasks)
+    source = _dask(fn, tasks, scheduler) if scheduler else _local(fn, tasks, jobs)
+    show = progress_enabled() if progress is None else progress
+    with tqdm(total=len(tasks), desc=desc, disable=not show, leave=False) as bar:
+        for index, result in source:
+            results[index] = result
+            if on_result is not None:
+                on_result(index, result)
+            bar.update(1)
+    return results

@@ -1,0 +1,58 @@
+"""The project's own files agree with each other: pins, notebooks pairs, the book's table of contents."""
+
+import re
+from pathlib import Path
+
+import jupytext
+import nbformat
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.md"))
+
+
+def _pins(lines):
+    return {l.strip().lower() for l in lines if "==" in l and not l.strip().startswith("#")}
+
+
+def test_environment_yml_lists_the_same_pins_as_requirements_txt():
+    req = _pins((ROOT / "requirements.txt").read_text().splitlines())
+    env = yaml.safe_load((ROOT / "environment.yml").read_text())
+    pip_section = next(d["pip"] for d in env["dependencies"] if isinstance(d, dict) and "pip" in d)
+    assert _pins(pip_section) == req, f"drift: only in requirements.txt {sorted(req - _pins(pip_section))[:5]}, only in environment.yml {sorted(_pins(pip_section) - req)[:5]}"
+    python = next(d for d in env["dependencies"] if isinstance(d, str) and d.startswith("python="))
+    assert python == "python=" + re.search(r"Python (\d+\.\d+)", (ROOT / "requirements.txt").read_text()).group(1)
+
+
+def test_every_top_level_requirement_is_pinned():
+    pinned = {p.split("==")[0].replace("_", "-") for p in _pins((ROOT / "requirements.txt").read_text().splitlines())}
+    for line in (ROOT / "requirements.in").read_text().splitlines():
+        name = re.split(r"[<>=\[;#\s]", line.strip())[0].lower().replace("_", "-")
+        if name:
+            assert name in pinned, f"{name} is in requirements.in but not pinned in requirements.txt (run `make lock`)"
+
+
+@pytest.mark.parametrize("source", NOTEBOOKS, ids=lambda p: p.stem)
+def test_notebook_pairs_do_not_drift(source):
+    """The .ipynb must hold exactly the cells of its MyST source (run `make sync` after editing)."""
+    paired = source.with_suffix(".ipynb")
+    assert paired.exists(), f"{paired.name} is missing; run `make sync`"
+    expected = jupytext.read(source)
+    actual = nbformat.read(paired, as_version=4)
+    cells = lambda nb: [(c.cell_type, c.source.strip()) for c in nb.cells]
+    assert cells(actual) == cells(expected), f"{paired.name} drifted from {source.name}; run `make sync`"
+
+
+def test_every_notebook_is_a_chapter_of_the_book_and_every_toc_entry_exists():
+    toc = yaml.safe_load((ROOT / "book" / "_toc.yml").read_text())
+    files = [toc["root"]] + [c["file"] for part in toc["parts"] for c in part["chapters"]]
+    for f in files:
+        assert any((ROOT / "book" / f"{f}{ext}").exists() for ext in (".md", ".ipynb")), f"_toc.yml lists {f}, which does not exist"
+    chapters = {f for f in files if f.startswith("notebooks/")}
+    assert chapters == {f"notebooks/{p.stem}" for p in NOTEBOOKS}
+
+
+def test_every_notebook_reads_its_profile_from_the_environment():
+    for source in NOTEBOOKS:
+        assert "current_profile()" in source.read_text() or ".run(" in source.read_text(), source.name
