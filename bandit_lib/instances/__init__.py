@@ -1,0 +1,1 @@
+"""Instance generators, including seeded stand-ins for real data sets."""

@@ -1,0 +1,1 @@
+"""Bandit policies, one per module (regret minimisation and pure exploration)."""
