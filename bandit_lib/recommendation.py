@@ -113,20 +113,26 @@ def select_epsilon(d, alpha: float, *, start: float = 0.01, resolution: float = 
 def replay(policy: RegretPolicy, rewards, order) -> dict:
     """Replay evaluation: ``rewards[u, j]`` is user u's normalised rating of joke j (NaN: not rated).
 
-    Returns the number of valid events, their mean reward, and the jokes recommended at them.
+    Returns the arms recommended at the valid events, the users of those events, their number
+    and their mean reward.
     """
     R = _ratings("rewards", rewards)
     order = np.asarray(order, dtype=np.int64)
     if order.ndim != 1 or (order.size and (order.min() < 0 or order.max() >= len(R))):
         raise ValueError(f"order must be a 1-D array of user indices in 0..{len(R) - 1}")
-    total = 0.0
-    arms = []
+    arms, users = [], []
     for u in order:
         arm = policy.select()
         r = R[u, arm]
         if r == r:  # rated (not NaN)
             policy.update(arm, float(r))
-            total += r
             arms.append(arm)
-    valid = len(arms)
-    return {"valid": valid, "mean_reward": total / valid if valid else float("nan"), "arms": np.array(arms, dtype=np.int64)}
+            users.append(u)
+    return replay_outcome(R, np.array(arms, dtype=np.int64), np.array(users, dtype=np.int64))
+
+
+def replay_outcome(R, arms, users) -> dict:
+    """What a replay reports, from the arms and users of its valid events."""
+    rewards = np.asarray(R)[users, arms]
+    return {"arms": arms, "users": users, "valid": len(arms),
+            "mean_reward": float(rewards.mean()) if len(arms) else float("nan")}

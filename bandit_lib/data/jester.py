@@ -47,8 +47,9 @@ def _rows_from_text(path: Path) -> list[list[str]]:
 def _rows_from_excel(path: Path) -> list[list[str]]:
     import pandas as pd
 
+    engine = "xlrd" if path.suffix.lower() == ".xls" else "openpyxl"
     try:
-        frame = pd.read_excel(path, header=None)
+        frame = pd.read_excel(path, header=None, engine=engine)
     except ImportError as exc:
         raise ImportError(
             f"reading {path.name} needs an Excel engine for pandas (xlrd for .xls, openpyxl for .xlsx), which "

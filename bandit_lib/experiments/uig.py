@@ -45,9 +45,9 @@ from bandit_lib.policies.lsdt_psi import LSDTPSI
 from bandit_lib.policies.lsdt_ts import LSDTTSComplete, LSDTTSPartial
 from bandit_lib.policies.osub import OSUB
 from bandit_lib.policies.ossb import OSSB
-from bandit_lib.policies.ts import ThompsonSampling
-from bandit_lib.policies.ucb1 import UCB1, run_ucb1_fast
-from bandit_lib.recommendation import pair_distances, replay, select_epsilon, side_information
+from bandit_lib.policies.ts import ThompsonSampling, replay_ts_fast
+from bandit_lib.policies.ucb1 import UCB1, replay_ucb1_fast, run_ucb1_fast
+from bandit_lib.recommendation import pair_distances, replay, replay_outcome, select_epsilon, side_information
 from bandit_lib.seeding import derive, generator
 from bandit_lib.tapes import bernoulli_tape, decision_stream, gaussian_tape
 
@@ -326,7 +326,8 @@ def jester_ratings(data: str, n_users: int) -> np.ndarray:
 
 def compute_jester(seed, data: str, n_users: int, test: int, train: float, alpha: float, first: int, last: int,
                    policies, lam: float = 1 / 32) -> dict:
-    R = normalise(jester_ratings(data, n_users))
+    raw = jester_ratings(data, n_users)
+    R = normalise(raw)
     n_train = round(train * len(R))
     if n_train + test > len(R):
         raise ValueError(f"{len(R)} users cannot hold {n_train} training and {test} test users")
@@ -347,28 +348,39 @@ def compute_jester(seed, data: str, n_users: int, test: int, train: float, alpha
                "best joke in B0": bool(np.argmax(joke_means) in B0), "best joke": float(joke_means.max()),
                "S edges": int(S.sum() // 2), "D edges": int(D.sum() // 2), "offline seconds": round(offline, 4)}
         for name in policies:
-            stream = decision_stream(rep, name)
-            if name == "LSDT-PSI":
-                policy = LSDTPSI(B0, S, test, eps, stream, lam=lam, z=z)
-            elif name == "UCB1":
-                policy = UCB1(R.shape[1], stream)
-            elif name == "UCB1 on B0":
-                policy = UCB1(R.shape[1], stream, arms=B0)
-            elif name == "TS":
-                policy = ThompsonSampling(R.shape[1], generator(rep, "policy", name))
-            elif name == "CKL-UCB":
-                policy = CKLUCB(S, eps, kl="squared", metric="one_hop", init=True)
-            else:
-                raise ValueError(f"unknown Jester policy {name!r}; known: {JESTER_POLICIES}")
-            out, elapsed = _timed(lambda: replay(policy, test_ratings, order))
+            (arms, users), elapsed = _timed(lambda: jester_run(name, test_ratings, order, B0, S, eps, z, lam, rep))
+            out = replay_outcome(test_ratings, arms, users)
             row[name] = out["mean_reward"]
             row[f"{name} valid"] = out["valid"]
             row[f"{name} seconds"] = round(elapsed, 3)
         rows.append(row)
         if r == first:
             traces.append({"rep": r, "trace": [[e, s] for e, s in trace]})
-    summary = jester_summary(R * 20.0 - 10.0) if first == 0 else None
+    summary = jester_summary(raw) if first == 0 else None
     return {"rows": rows, "traces": traces, "data": data, "summary": summary}
+
+
+def jester_run(name: str, ratings, order, B0, S, eps: float, z, lam: float, seed) -> tuple[np.ndarray, np.ndarray]:
+    """Replay of policy ``name`` (a JESTER_POLICIES entry): the arms and users of its valid events.
+
+    UCB1 and TS run on their numba replay engines, which take the readable policies' decisions
+    under :func:`bandit_lib.recommendation.replay` (the tests check this).
+    """
+    stream = decision_stream(seed, name)
+    if name == "UCB1":
+        return replay_ucb1_fast(ratings, order, stream)
+    if name == "UCB1 on B0":
+        return replay_ucb1_fast(ratings, order, stream, arms=B0)
+    if name == "TS":
+        return replay_ts_fast(ratings, order, generator(seed, "policy", name))
+    if name == "LSDT-PSI":
+        policy = LSDTPSI(B0, S, len(order), eps, stream, lam=lam, z=z)
+    elif name == "CKL-UCB":
+        policy = CKLUCB(S, eps, kl="squared", metric="one_hop", init=True)
+    else:
+        raise ValueError(f"unknown Jester policy {name!r}; known: {JESTER_POLICIES}")
+    out = replay(policy, ratings, order)
+    return out["arms"], out["users"]
 
 
 def plan_jester(profile: str) -> list[Unit]:

@@ -112,6 +112,34 @@ def _argmax_ties_nb(values, count, k0, k1, position):
 
 
 @njit(cache=True)
+def _choose(n, s, class_n, class_s, members, starts, arms, alpha, t, H, L, k0, k1, position):
+    """The arm LSDT-CSI plays after t plays, and the next stream position (as LSDTCSI.select)."""
+    for a in arms:
+        if n[a] == 0:
+            return a, position
+    m = starts.shape[0] - 1
+    width = alpha * math.log(t)
+    for c in range(m):
+        H[c] = class_s[c] / class_n[c] + math.sqrt(width / class_n[c])
+    c_star, position = _argmax_ties_nb(H, m, k0, k1, position)
+    size = starts[c_star + 1] - starts[c_star]
+    for k in range(size):
+        j = members[starts[c_star] + k]
+        L[k] = s[j] / n[j] + math.sqrt(width / n[j])
+    k_star, position = _argmax_ties_nb(L, size, k0, k1, position)
+    return members[starts[c_star] + k_star], position
+
+
+@njit(cache=True)
+def _class_of(n_arms, members, starts):
+    class_of = np.full(n_arms, -1)
+    for c in range(starts.shape[0] - 1):
+        for k in range(starts[c], starts[c + 1]):
+            class_of[members[k]] = c
+    return class_of
+
+
+@njit(cache=True)
 def _hierarchical_ucb(kind, keys, means, scale, values, offsets, members, starts, alpha, horizon, k0, k1):
     n_arms = keys.shape[0]
     m = starts.shape[0] - 1
@@ -119,29 +147,14 @@ def _hierarchical_ucb(kind, keys, means, scale, values, offsets, members, starts
     s = np.zeros(n_arms)
     class_n = np.zeros(m, dtype=np.int64)
     class_s = np.zeros(m)
-    class_of = np.full(n_arms, -1)
-    for c in range(m):
-        for k in range(starts[c], starts[c + 1]):
-            class_of[members[k]] = c
+    class_of = _class_of(n_arms, members, starts)
     arms = np.sort(members)
     H = np.empty(m)
     L = np.empty(members.shape[0])
     out = np.empty(horizon, dtype=np.int64)
     position = 0
     for t in range(horizon):
-        if t < arms.shape[0]:
-            arm = arms[t]
-        else:
-            width = alpha * math.log(t)
-            for c in range(m):
-                H[c] = class_s[c] / class_n[c] + math.sqrt(width / class_n[c])
-            c_star, position = _argmax_ties_nb(H, m, k0, k1, position)
-            size = starts[c_star + 1] - starts[c_star]
-            for k in range(size):
-                j = members[starts[c_star] + k]
-                L[k] = s[j] / n[j] + math.sqrt(width / n[j])
-            k_star, position = _argmax_ties_nb(L, size, k0, k1, position)
-            arm = members[starts[c_star] + k_star]
+        arm, position = _choose(n, s, class_n, class_s, members, starts, arms, alpha, t, H, L, k0, k1, position)
         x = tape_reward(kind, keys, means, scale, values, offsets, arm, n[arm])
         c = class_of[arm]
         n[arm] += 1
@@ -152,19 +165,75 @@ def _hierarchical_ucb(kind, keys, means, scale, values, offsets, members, starts
     return out
 
 
+@njit(cache=True)
+def _hierarchical_ucb_replay(R, order, members, starts, alpha, k0, k1):
+    """Replay (bandit_lib.recommendation.replay) of LSDT-CSI's choices on logged rewards R."""
+    n_arms = R.shape[1]
+    m = starts.shape[0] - 1
+    n = np.zeros(n_arms, dtype=np.int64)
+    s = np.zeros(n_arms)
+    class_n = np.zeros(m, dtype=np.int64)
+    class_s = np.zeros(m)
+    class_of = _class_of(n_arms, members, starts)
+    arms = np.sort(members)
+    H = np.empty(m)
+    L = np.empty(members.shape[0])
+    out = np.empty(order.shape[0], dtype=np.int64)
+    users = np.empty(order.shape[0], dtype=np.int64)
+    t = 0
+    position = 0
+    for u in order:
+        arm, position = _choose(n, s, class_n, class_s, members, starts, arms, alpha, t, H, L, k0, k1, position)
+        x = R[u, arm]
+        if x == x:  # the user rated this arm: a valid event
+            c = class_of[arm]
+            n[arm] += 1
+            s[arm] += x
+            class_n[c] += 1
+            class_s[c] += x
+            out[t] = arm
+            users[t] = u
+            t += 1
+    return out[:t], users[:t]
+
+
+def _flatten(classes, n_arms: int) -> tuple[np.ndarray, np.ndarray]:
+    classes = check_classes(classes, n_arms)
+    members = np.concatenate(classes).astype(np.int64)
+    starts = np.concatenate([[0], np.cumsum([len(c) for c in classes])]).astype(np.int64)
+    return members, starts
+
+
+def _fresh(stream: DecisionStream) -> DecisionStream:
+    check_stream(stream)
+    if stream.position != 0:
+        raise ValueError(f"the fast engine starts at position 0 of its decision stream; got position {stream.position}")
+    return stream
+
+
 def hierarchical_ucb_fast(tape: RewardTape, classes: list[np.ndarray], alpha: float, horizon: int,
                           stream: DecisionStream) -> np.ndarray:
     """The numba engine behind LSDT-CSI and UCB1: arms played over ``horizon`` rounds."""
     tape.require_fresh()
-    classes = check_classes(classes, tape.n_arms)
-    members = np.concatenate(classes).astype(np.int64)
-    starts = np.concatenate([[0], np.cumsum([len(c) for c in classes])]).astype(np.int64)
+    members, starts = _flatten(classes, tape.n_arms)
     alpha = check_positive("alpha", alpha)
     horizon = check_int("horizon", horizon, minimum=0)
-    check_stream(stream)
-    if stream.position != 0:
-        raise ValueError(f"the fast engine starts at position 0 of its decision stream; got position {stream.position}")
+    stream = _fresh(stream)
     return _hierarchical_ucb(*tape.arrays, members, starts, alpha, horizon, stream.key[0], stream.key[1])
+
+
+def hierarchical_ucb_replay(R, order, classes: list[np.ndarray], alpha: float,
+                            stream: DecisionStream) -> tuple[np.ndarray, np.ndarray]:
+    """Replay of LSDT-CSI / UCB1 on logged rewards (NaN: not logged): the arms and the users of
+    the valid events, as :func:`bandit_lib.recommendation.replay` with the reference policy."""
+    R = np.asarray(R, dtype=np.float64)
+    if R.ndim != 2:
+        raise ValueError(f"R must be a 2-D array (users, arms); got shape {R.shape}")
+    order = np.asarray(order, dtype=np.int64)
+    members, starts = _flatten(classes, R.shape[1])
+    alpha = check_positive("alpha", alpha)
+    stream = _fresh(stream)
+    return _hierarchical_ucb_replay(R, order, members, starts, alpha, stream.key[0], stream.key[1])
 
 
 def run_lsdt_csi_fast(tape: RewardTape, classes, horizon: int, stream: DecisionStream, *, alpha: float = 8.0) -> np.ndarray:

@@ -12,12 +12,15 @@ for Gaussian ones, since :math:`E[\mathrm{clip}(X, 0, 1)]` increases with the me
 posterior under a N(0, σ²) prior.
 
 No forced initialisation. Random draws come from the policy's own numpy Generator; ties of
-continuous samples have probability 0 and go to the lowest id.
+continuous samples have probability 0 and go to the lowest id. :func:`replay_ts_fast` replays
+logged data with numba, drawing from the same Generator in the same order (numba's
+``Generator.beta`` reproduces numpy's), so it takes the reference's decisions.
 """
 
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
 
 from bandit_lib.checks import check_choice, check_int, check_positive
 from bandit_lib.policies.base import check_arms, check_generator
@@ -60,3 +63,41 @@ class ThompsonSampling:
             self.failures[arm] += 1 - b
         self.n[arm] += 1
         self.s[arm] += reward
+
+
+@njit(cache=True)
+def _ts_replay(R, order, arms, rng):
+    n_arms = R.shape[1]
+    successes = np.zeros(n_arms)
+    failures = np.zeros(n_arms)
+    out = np.empty(order.shape[0], dtype=np.int64)
+    users = np.empty(order.shape[0], dtype=np.int64)
+    t = 0
+    for u in order:
+        # As ThompsonSampling.select: one Beta draw per arm in order, the first maximum wins.
+        best = -1.0
+        arm = arms[0]
+        for a in arms:
+            theta = rng.beta(1.0 + successes[a], 1.0 + failures[a])
+            if theta > best:
+                best = theta
+                arm = a
+        x = R[u, arm]
+        if x == x:
+            b = 1.0 if rng.random() < min(max(x, 0.0), 1.0) else 0.0
+            successes[arm] += b
+            failures[arm] += 1.0 - b
+            out[t] = arm
+            users[t] = u
+            t += 1
+    return out[:t], users[:t]
+
+
+def replay_ts_fast(R, order, rng: np.random.Generator, *, arms=None) -> tuple[np.ndarray, np.ndarray]:
+    """Replay of Bernoulli Thompson sampling on logged rewards (numba, drawing from ``rng`` exactly
+    as :class:`ThompsonSampling` does): the arms and users of the valid events."""
+    R = np.asarray(R, dtype=np.float64)
+    if R.ndim != 2:
+        raise ValueError(f"R must be a 2-D array (users, arms); got shape {R.shape}")
+    arms = np.arange(R.shape[1]) if arms is None else check_arms("arms", arms, R.shape[1])
+    return _ts_replay(R, np.asarray(order, dtype=np.int64), arms.astype(np.int64), check_generator(rng))

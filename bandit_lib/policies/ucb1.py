@@ -11,7 +11,7 @@ uses), with :math:`\alpha = 2` as an ablation. ``arms`` restricts the policy to 
 candidate set ("UCB1 on B*", "UCB1 on B0").
 
 :class:`UCB1` is the readable reference; :func:`run_ucb1_fast` plays a whole horizon with numba
-and makes the same choices (it is LSDT-CSI's engine with one class per arm, whose class index
+(and :func:`replay_ucb1_fast` replays logged data) and makes the same choices (it is LSDT-CSI's engine with one class per arm, whose class index
 is then the arm index, computed with the same operations).
 """
 
@@ -23,7 +23,7 @@ import numpy as np
 
 from bandit_lib.checks import check_int, check_positive
 from bandit_lib.policies.base import argmax_ties, check_arms, check_stream
-from bandit_lib.policies.lsdt_csi import hierarchical_ucb_fast
+from bandit_lib.policies.lsdt_csi import hierarchical_ucb_fast, hierarchical_ucb_replay
 from bandit_lib.tapes import DecisionStream, RewardTape
 
 
@@ -56,3 +56,11 @@ def run_ucb1_fast(tape: RewardTape, horizon: int, stream: DecisionStream, *, arm
     """UCB1 for ``horizon`` rounds on ``tape`` (numba); same arms as :class:`UCB1`."""
     arms = np.arange(tape.n_arms) if arms is None else check_arms("arms", arms, tape.n_arms)
     return hierarchical_ucb_fast(tape, [np.array([a]) for a in arms], alpha, horizon, stream)
+
+
+def replay_ucb1_fast(R, order, stream: DecisionStream, *, arms=None, alpha: float = 2.0) -> tuple[np.ndarray, np.ndarray]:
+    """Replay of UCB1 on logged rewards (numba): the arms and users of the valid events, as
+    ``bandit_lib.recommendation.replay(UCB1(...), R, order)``."""
+    n_arms = np.asarray(R).shape[1]
+    arms = np.arange(n_arms) if arms is None else check_arms("arms", arms, n_arms)
+    return hierarchical_ucb_replay(R, order, [np.array([a]) for a in arms], alpha, stream)
