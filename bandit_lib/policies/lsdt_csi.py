@@ -131,36 +131,36 @@ def _choose(n, s, class_n, class_s, members, starts, arms, alpha, t, H, L, k0, k
 
 
 @njit(cache=True)
-def _class_of(n_arms, members, starts):
+def _fresh_state(n_arms, members, starts):
+    """Counts, sums, class sums, the class of each arm, the candidates sorted, work arrays."""
+    m = starts.shape[0] - 1
     class_of = np.full(n_arms, -1)
-    for c in range(starts.shape[0] - 1):
+    for c in range(m):
         for k in range(starts[c], starts[c + 1]):
             class_of[members[k]] = c
-    return class_of
+    return (np.zeros(n_arms, dtype=np.int64), np.zeros(n_arms), np.zeros(m, dtype=np.int64), np.zeros(m),
+            class_of, np.sort(members), np.empty(m), np.empty(members.shape[0]))
+
+
+@njit(cache=True)
+def _record(arm, x, n, s, class_n, class_s, class_of):
+    """As LSDTCSI.update: the arm's and its class's running sums, reward by reward."""
+    c = class_of[arm]
+    n[arm] += 1
+    s[arm] += x
+    class_n[c] += 1
+    class_s[c] += x
 
 
 @njit(cache=True)
 def _hierarchical_ucb(kind, keys, means, scale, values, offsets, members, starts, alpha, horizon, k0, k1):
-    n_arms = keys.shape[0]
-    m = starts.shape[0] - 1
-    n = np.zeros(n_arms, dtype=np.int64)
-    s = np.zeros(n_arms)
-    class_n = np.zeros(m, dtype=np.int64)
-    class_s = np.zeros(m)
-    class_of = _class_of(n_arms, members, starts)
-    arms = np.sort(members)
-    H = np.empty(m)
-    L = np.empty(members.shape[0])
+    n, s, class_n, class_s, class_of, arms, H, L = _fresh_state(keys.shape[0], members, starts)
     out = np.empty(horizon, dtype=np.int64)
     position = 0
     for t in range(horizon):
         arm, position = _choose(n, s, class_n, class_s, members, starts, arms, alpha, t, H, L, k0, k1, position)
-        x = tape_reward(kind, keys, means, scale, values, offsets, arm, n[arm])
-        c = class_of[arm]
-        n[arm] += 1
-        s[arm] += x
-        class_n[c] += 1
-        class_s[c] += x
+        _record(arm, tape_reward(kind, keys, means, scale, values, offsets, arm, n[arm]), n, s, class_n, class_s,
+                class_of)
         out[t] = arm
     return out
 
@@ -168,16 +168,7 @@ def _hierarchical_ucb(kind, keys, means, scale, values, offsets, members, starts
 @njit(cache=True)
 def _hierarchical_ucb_replay(R, order, members, starts, alpha, k0, k1):
     """Replay (bandit_lib.recommendation.replay) of LSDT-CSI's choices on logged rewards R."""
-    n_arms = R.shape[1]
-    m = starts.shape[0] - 1
-    n = np.zeros(n_arms, dtype=np.int64)
-    s = np.zeros(n_arms)
-    class_n = np.zeros(m, dtype=np.int64)
-    class_s = np.zeros(m)
-    class_of = _class_of(n_arms, members, starts)
-    arms = np.sort(members)
-    H = np.empty(m)
-    L = np.empty(members.shape[0])
+    n, s, class_n, class_s, class_of, arms, H, L = _fresh_state(R.shape[1], members, starts)
     out = np.empty(order.shape[0], dtype=np.int64)
     users = np.empty(order.shape[0], dtype=np.int64)
     t = 0
@@ -186,11 +177,7 @@ def _hierarchical_ucb_replay(R, order, members, starts, alpha, k0, k1):
         arm, position = _choose(n, s, class_n, class_s, members, starts, arms, alpha, t, H, L, k0, k1, position)
         x = R[u, arm]
         if x == x:  # the user rated this arm: a valid event
-            c = class_of[arm]
-            n[arm] += 1
-            s[arm] += x
-            class_n[c] += 1
-            class_s[c] += x
+            _record(arm, x, n, s, class_n, class_s, class_of)
             out[t] = arm
             users[t] = u
             t += 1
