@@ -54,7 +54,7 @@ def test_load_jester_errors_for_missing_files_and_excel_without_an_engine(tmp_pa
     xls = tmp_path / "jester-data-1.xls"
     xls.write_bytes(b"not really excel")
     try:
-        import xlrd  # noqa: F401
+        import xlrd  # noqa: F401  (only probing whether it is installed)
     except ImportError:
         with pytest.raises(ImportError, match="convert the sheet to CSV"):
             load_jester(xls)

@@ -7,8 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bandit_lib.graphs.candidates import candidate_set_from_means, eliminate_partial
-from bandit_lib.graphs.domination import exploration_values
+from bandit_lib.graphs.candidates import candidate_set_from_means
 from bandit_lib.graphs.uig import reveal, similarity_graph
 from bandit_lib.instances.uig_instances import random_instance
 from bandit_lib.policies.base import argmax_ties, simulate

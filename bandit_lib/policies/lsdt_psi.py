@@ -38,7 +38,7 @@ import math
 
 import numpy as np
 
-from bandit_lib.checks import check_int, check_nonnegative, check_positive, check_vector
+from bandit_lib.checks import check_int, check_positive, check_vector
 from bandit_lib.graphs.domination import exploration_values
 from bandit_lib.graphs.uig import check_adjacency
 from bandit_lib.policies.base import argmax_ties, check_arms, check_stream
