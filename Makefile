@@ -37,8 +37,17 @@ $(STAMP): requirements.txt pyproject.toml
 	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps -e .
 	@touch $@
 
+# jupyter-cache keys a notebook on its code only. Its outputs also depend on the cached results
+# and on the library, so the execution cache is dropped whenever either changes.
+BOOK_INPUTS = find data/results bandit_lib -type f \( -name '*.json' -o -name '*.py' \) -print0 \
+	| sort -z | xargs -0 sha256sum | sha256sum | cut -c1-16
+
 book: $(STAMP)
+	@mkdir -p book/_build
+	@inputs=$$($(BOOK_INPUTS)); if [ "$$(cat book/_build/.inputs 2>/dev/null)" != "$$inputs" ]; then \
+		echo "results or library changed: re-executing every notebook"; rm -rf book/_build/.jupyter_cache; fi
 	$(BOOK_ENV) $(VENV)/bin/jupyter-book build book --path-output book --warningiserror --keep-going
+	@$(BOOK_INPUTS) > book/_build/.inputs
 
 test: test-lib test-notebooks
 
