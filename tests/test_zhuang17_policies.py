@@ -1,6 +1,7 @@
 """ZHUANG17: behaviour of RR, WRR, NRR, IB and of the instance generators (spec rr_wrr.md 2-4, 7)."""
 
 import numpy as np
+import pandas as pd
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -165,3 +166,28 @@ def test_twitter_like_stand_in():
 def test_rho_star_is_used_by_default():
     out = wrr(bernoulli_tape(Y, 1), k=2.0, delta=0.1, cap=1000, ci=AgrestiCoullCI())
     assert out.info["rho"] == pytest.approx(rho_star(10, 2.0, 0.1))
+
+
+def test_tweet_loader_on_a_fixture(tmp_path):
+    from bandit_lib.instances.tweets import keyword_instances, load_tweets
+    rng = np.random.default_rng(0)
+    rows = []
+    size = 2 / 60
+    for c, (n_tweets, rate) in enumerate([(40, 0.1), (60, 0.5), (30, 0.0), (5, 1.0)]):
+        for t in range(n_tweets):
+            lat, lon = 40.7 + (c + 0.5) * size, -74.0 + 0.5 * size
+            text = "Go Yankees tonight" if t < rate * n_tweets else "yankee stadium? no: Yank"
+            rows.append({"lat": lat + rng.uniform(-0.4, 0.4) * size, "lon": lon, "text": text})
+    path = tmp_path / "tweets.csv"
+    pd.DataFrame(rows).to_csv(path, index=False)
+    data = keyword_instances(path, ["yankees", "stadium"], min_tweets=10)
+    np.testing.assert_array_equal(np.sort(data.region_sizes), [30, 40, 60])   # the 5-tweet cell is dropped
+    by_size = dict(zip(data.region_sizes, data.keywords[0].means))
+    assert by_size[40] == pytest.approx(0.1) and by_size[60] == pytest.approx(0.5) and by_size[30] == 0.0
+    assert data.keywords[1].counts.sum() == (40 - 4) + (60 - 30) + 30     # whole words, any case
+    with pytest.raises(ValueError, match="missing"):
+        load_tweets(pd.DataFrame({"lat": [1.0], "text": ["x"]}))
+    with pytest.raises(ValueError, match="min_tweets=1000"):
+        keyword_instances(path, ["yankees"], min_tweets=1000)
+    with pytest.raises(FileNotFoundError, match="no tweet file"):
+        load_tweets(tmp_path / "absent.csv")
