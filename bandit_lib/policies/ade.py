@@ -74,7 +74,7 @@ NORMAL, OUTLIER, UNDECIDED = 0, 1, -1
 
 
 @njit(cache=True)
-def ade_update(n, t, m_th, m_a, S1, S2, S12, U, k, delta, R, Cs, log6):
+def _ade_update(n, t, m_th, m_a, S1, S2, S12, U, k, delta, R, Cs, log6):
     """UPDATE(t): ``(theta_hat, sigma_hat, eps, U, r_th, r_a)``; shared by both engines."""
     L = math.log((n + 4) * PI2 * t * t / (3.0 * delta))
     mu_hat = S1 / m_th
@@ -93,12 +93,37 @@ def ade_update(n, t, m_th, m_a, S1, S2, S12, U, k, delta, R, Cs, log6):
 
 
 @njit(cache=True)
-def threshold_arm(u, n):
+def _threshold_arm(u, n):
     """The random arm of a threshold round from a uniform ``u`` in (0, 1): ``floor(u * n)``."""
     J = np.int64(u * n)
     if J >= n:
         J = n - 1
     return J
+
+
+def ade_radii(
+    n: int, t: int, m_th: int, m_a: int, S1: float, S2: float, S12: float, *, k: float, delta: float,
+    U_prev: float = math.inf, a: float = 0.0, b: float = 1.0, variance_log: str = "1/delta",
+) -> dict[str, float]:
+    """One UPDATE (spec 2.3) from the running sums: the estimates and radii ADE decides with.
+
+    ``U_prev`` is the running minimum before this UPDATE (``inf`` at the first one). Returns
+    ``theta_hat``, ``sigma_hat``, ``eps``, ``U``, ``r_th``, ``r_a`` and ``L`` (the log level).
+    """
+    n = check_int("n", n, minimum=1)
+    t = check_int("t", t, minimum=1)
+    m_th = check_int("m_th", m_th, minimum=1)
+    m_a = check_int("m_a", m_a, minimum=1)
+    S1, S2, S12 = (check_nonnegative(name, v) for name, v in (("S1", S1), ("S2", S2), ("S12", S12)))
+    k = check_nonnegative("k", k)
+    delta = check_open_unit("delta", delta)
+    if not (isinstance(U_prev, (int, float)) and U_prev > 0):
+        raise ValueError(f"U_prev must be a number > 0 (inf before the first UPDATE); got U_prev={U_prev!r}")
+    R, Cs = variance_constant(a, b)
+    check_choice("variance_log", variance_log, VARIANCE_LOGS)
+    out = _ade_update(n, t, m_th, m_a, S1, S2, S12, float(U_prev), k, delta, R, Cs, variance_log == "6/delta")
+    names = ("theta_hat", "sigma_hat", "eps", "U", "r_th", "r_a")
+    return dict(zip(names, out)) | {"L": level_log(n, t, delta)}
 
 
 def level_log(n: int, t: int, delta: float) -> float:
@@ -121,6 +146,8 @@ def variance_constant(a: float = 0.0, b: float = 1.0) -> tuple[float, float]:
 
 def default_stream(tape: RewardTape) -> DecisionStream:
     """The decision stream ADE uses when none is given: named ``"ade"`` under the tape's seed."""
+    if not isinstance(tape, RewardTape):
+        raise TypeError(f"tape must be a RewardTape; got tape={tape!r}")
     return decision_stream(from_description(tape.seed), "ade", "threshold-arm")
 
 
@@ -182,7 +209,7 @@ def ade_reference(
     records = []
     # lines 4-5, round t = 1: one threshold pair
     t = 1
-    J = threshold_arm(stream.uniform(m_th), n)
+    J = _threshold_arm(stream.uniform(m_th), n)
     x1, x2 = tape.pull(J), tape.pull(J)
     S1, S2, S12 = S1 + x1, S2 + x2, S12 + x1 * x2
     m_th, pulls = 1, 2
@@ -194,7 +221,7 @@ def ade_reference(
     m_a, pulls = 1, pulls + n
     t = 3
     # line 8: the first UPDATE (no classification yet, spec A5)
-    theta_hat, sigma_hat, eps, U, r_th, r_a = ade_update(n, t, m_th, m_a, S1, S2, S12, U, k, delta, R, Cs, log6)
+    theta_hat, sigma_hat, eps, U, r_th, r_a = _ade_update(n, t, m_th, m_a, S1, S2, S12, U, k, delta, R, Cs, log6)
     if trace:
         records.append((t, m_th, m_a, theta_hat, sigma_hat, eps, U, r_th, r_a, len(S)))
     capped = False
@@ -203,7 +230,7 @@ def ade_reference(
             if pulls + 2 > cap:
                 capped = True
                 break
-            J = threshold_arm(stream.uniform(m_th), n)
+            J = _threshold_arm(stream.uniform(m_th), n)
             x1, x2 = tape.pull(J), tape.pull(J)
             S1, S2, S12 = S1 + x1, S2 + x2, S12 + x1 * x2
             m_th, pulls = m_th + 1, pulls + 2
@@ -216,9 +243,7 @@ def ade_reference(
                 m[i] += 1
             m_a, pulls = m_a + 1, pulls + len(S)
         t += 1  # line 16
-        theta_hat, sigma_hat, eps, U, r_th, r_a = ade_update(n, t, m_th, m_a, S1, S2, S12, U, k, delta, R, Cs, log6)
-        if trace:
-            records.append((t, m_th, m_a, theta_hat, sigma_hat, eps, U, r_th, r_a, len(S)))
+        theta_hat, sigma_hat, eps, U, r_th, r_a = _ade_update(n, t, m_th, m_a, S1, S2, S12, U, k, delta, R, Cs, log6)
         lower, upper = theta_hat - r_th, theta_hat + r_th
         for i in list(S):  # lines 18-20, over a snapshot of S
             y_hat = sums[i] / m[i]
@@ -230,6 +255,8 @@ def ade_reference(
                 O.add(i)
                 S.discard(i)
                 decision_round[i] = t
+        if trace:  # n_active: the arms still undecided after this round
+            records.append((t, m_th, m_a, theta_hat, sigma_hat, eps, U, r_th, r_a, len(S)))
     info = {
         "normals": sorted(N), "undecided": sorted(S), "m_th": m_th, "m_a": m_a, "t": t,
         "pulls_threshold": 2 * m_th, "pulls_arms": int(sum(m)), "m_i": np.array(m, dtype=np.int64),
@@ -325,7 +352,7 @@ def _ade_kernel(kind, keys, means, scale, values, offsets, dk0, dk1,
     trace_cap = trace.shape[0]
     trace_len = 0
     # round t = 1: one threshold pair
-    J = threshold_arm(counter_uniform(dk0, dk1, 0), n)
+    J = _threshold_arm(counter_uniform(dk0, dk1, 0), n)
     x1 = tape_reward(kind, keys, means, scale, values, offsets, J, counts[J])
     x2 = tape_reward(kind, keys, means, scale, values, offsets, J, counts[J] + 1)
     counts[J] += 2
@@ -344,7 +371,7 @@ def _ade_kernel(kind, keys, means, scale, values, offsets, dk0, dk1,
     pulls += n
     t = 3
     _insertion_sort(order, lo, hi, yhat)
-    theta_hat, sigma_hat, eps, U, r_th, r_a = ade_update(n, t, m_th, m_a, S1, S2, S12, U, k, delta, R, Cs, log6)
+    theta_hat, sigma_hat, eps, U, r_th, r_a = _ade_update(n, t, m_th, m_a, S1, S2, S12, U, k, delta, R, Cs, log6)
     updates = 1
     first_switch = -1
     min_ratio = np.inf
@@ -364,7 +391,7 @@ def _ade_kernel(kind, keys, means, scale, values, offsets, dk0, dk1,
             if pulls + 2 > cap:
                 capped = 1
                 break
-            J = threshold_arm(counter_uniform(dk0, dk1, m_th), n)
+            J = _threshold_arm(counter_uniform(dk0, dk1, m_th), n)
             x1 = tape_reward(kind, keys, means, scale, values, offsets, J, counts[J])
             x2 = tape_reward(kind, keys, means, scale, values, offsets, J, counts[J] + 1)
             counts[J] += 2
@@ -394,7 +421,7 @@ def _ade_kernel(kind, keys, means, scale, values, offsets, dk0, dk1,
             _insertion_sort(order, lo, hi, yhat)
             swept = True
         t += 1
-        theta_hat, sigma_hat, eps, U, r_th, r_a = ade_update(n, t, m_th, m_a, S1, S2, S12, U, k, delta, R, Cs, log6)
+        theta_hat, sigma_hat, eps, U, r_th, r_a = _ade_update(n, t, m_th, m_a, S1, S2, S12, U, k, delta, R, Cs, log6)
         updates += 1
         if first_switch >= 0:
             ratio = r_th / r_a
