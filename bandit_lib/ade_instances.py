@@ -11,6 +11,9 @@ r"""Instances of the ADE20 experiments (spec ``ade.md`` 4.2, 4.5 and 6.1).
   :math:`Z_i \sim N(1.7, 1.3^2)`; latent error probability :math:`p_i \sim \mathrm{Beta}(2, 4)`;
   observed error rate :math:`y_i = \mathrm{Binomial}(c_i, p_i)/c_i`. Whole draws are repeated
   until :math:`\Delta_{\min}` at ``k = 2`` lies in [0.045, 0.065], around HCB's 0.0554.
+* :func:`planted_window`: instances *with* outliers for the correctness check (not in the paper):
+  ``n - n_out`` normal means U[0, 0.6] and ``n_out`` high means U[0.8, 1], redrawn until the
+  k-sigma outlier set is exactly the high arms and :math:`\Delta_{\min}` lies in a window.
 * :func:`illustration_instance`: the fixed instance of Fig. 1 (27 arms evenly spaced in
   [0.1, 0.4] and three arms at 0.85, 0.90, 0.95; at ``k = 2`` the three top arms are outliers).
 """
@@ -22,7 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from bandit_lib.checks import check_int, check_nonnegative, check_real
-from bandit_lib.ksigma import ksigma_gaps
+from bandit_lib.ksigma import ksigma_gaps, ksigma_threshold
 from bandit_lib.seeding import SeedLike, generator
 
 MAX_DRAWS = 10_000_000
@@ -96,6 +99,25 @@ def hcb_like(seed: SeedLike, *keys, n: int = 722, k: float = 2.0, window: tuple[
         if lo <= ksigma_gaps(y, k).min() <= hi:
             return Drawn(y, draw, labels)
     raise RuntimeError(f"no HCB-like draw with Delta_min in [{lo}, {hi}] at k={k} in {max_draws} draws")
+
+
+def planted_window(n: int, n_out: int, k: float, lo: float, hi: float, seed: SeedLike, *keys,
+                   max_draws: int = 1_000_000) -> Drawn:
+    """Normals U[0, 0.6], ``n_out`` outliers U[0.8, 1]; redrawn until O* is the planted set and
+    ``lo <= Delta_min <= hi``. The outliers are the last ``n_out`` arms."""
+    n = check_int("n", n, minimum=2)
+    n_out = check_int("n_out", n_out, minimum=1, maximum=n - 1)
+    k = check_nonnegative("k", k)
+    lo, hi = _check_window(lo, hi)
+    max_draws = check_int("max_draws", max_draws, minimum=1)
+    rng = generator(seed, "planted-window", *keys)
+    planted = np.arange(n - n_out, n)
+    for draw in range(1, max_draws + 1):
+        y = np.concatenate([rng.uniform(0.0, 0.6, n - n_out), rng.uniform(0.8, 1.0, n_out)])
+        theta = ksigma_threshold(y, k)
+        if np.array_equal(np.flatnonzero(y >= theta), planted) and lo <= ksigma_gaps(y, k).min() <= hi:
+            return Drawn(y, draw)
+    raise RuntimeError(f"no planted instance (n={n}, n_out={n_out}, k={k}) with Delta_min in [{lo}, {hi}] in {max_draws} draws")
 
 
 def illustration_instance() -> np.ndarray:
