@@ -38,10 +38,7 @@ def _instance(y, k):
     gaps = ksigma_gaps(y, k)
     if gaps.min() <= 0:
         raise ValueError(f"an arm sits on the threshold (Delta_min = 0), so no algorithm stops; got y={y!r}, k={k!r}")
-    sigma = float(y.std())
-    if sigma == 0:
-        raise ValueError(f"all means are equal (sigma_y = 0); got y={y!r}")
-    return y, k, gaps, sigma
+    return y, k, gaps, float(y.std())  # Delta_min > 0 implies sigma_y > 0
 
 
 def balance_factor(sigma_y: float, k: float, a: float = 0.0, b: float = 1.0) -> float:
