@@ -19,6 +19,14 @@ r"""ADE20's guarantees in checkable form, and the closed-form cost model (spec `
 
   with :math:`L = L_t` at the model's own final round (a fixed point, a few iterations).
   Threshold pulls dominate; nothing in the leading term grows with ``n`` except through ``L``.
+* :func:`rr_cost_model`: RR pulls every arm until the hardest is decided, and its threshold
+  radius is :math:`\sqrt{l(k)}` times an arm's (equal pull counts), so with
+  :math:`L' = \ln(1/\delta'(T))` at its own final ``T``,
+
+  .. math:: \mathrm{RR} \approx n\,(1 + \sqrt{l(k)})^2\,\frac{R^2L'}{2\Delta_{\min}^2}.
+
+* :func:`crossover_closed_form`: equating the two leading terms,
+  :math:`n^* \approx 8c^2/(1 + \sqrt{l(k)})^2 \cdot L/L'`.
 """
 
 from __future__ import annotations
@@ -27,7 +35,8 @@ import math
 
 import numpy as np
 
-from bandit_lib.checks import check_nonnegative, check_open_unit, check_vector
+from bandit_lib.checks import check_int, check_nonnegative, check_open_unit, check_positive, check_vector
+from bandit_lib.ksigma_ci import l_of_k
 from bandit_lib.ksigma import ksigma_gaps
 from bandit_lib.policies.ade import PI2, variance_constant
 
@@ -83,3 +92,28 @@ def ade_cost_model(y, k: float, delta: float, a: float = 0.0, b: float = 1.0, it
         t = t_next
     arms = float(np.maximum(1.0, 2.0 * L * R * R / gaps**2).sum())
     return {"total": 2.0 * m_th + arms, "threshold": 2.0 * m_th, "arms": arms, "m_th": m_th, "m_a": m_a, "L": L, "c": c}
+
+
+def rr_cost_model(y, k: float, delta: float, R: float = 1.0, iterations: int = 50) -> dict:
+    """RR's cost when every arm is pulled until the hardest is decided (module docstring)."""
+    y, k, gaps, _ = _instance(y, k)
+    delta = check_open_unit("delta", delta)
+    R = check_positive("R", R)
+    n = y.size
+    lk = l_of_k(n, k, delta)
+    T = float(n)
+    for _ in range(iterations):
+        L = math.log(PI2 * (n + 1) * T * T / (6.0 * delta))
+        T_next = n * (1.0 + math.sqrt(lk)) ** 2 * R * R * L / (2.0 * gaps.min() ** 2)
+        if abs(T_next - T) <= 1e-9 * T:
+            break
+        T = T_next
+    return {"total": T_next, "L": L, "l": lk}
+
+
+def crossover_closed_form(n: int, k: float, delta: float, sigma_y: float, L_ratio: float = 1.0) -> float:
+    """``n* = 8 c^2 / (1 + sqrt(l(k)))^2 * L/L'`` for ``n`` arms (l(k) depends weakly on n)."""
+    n = check_int("n", n, minimum=2)
+    L_ratio = check_positive("L_ratio", L_ratio)
+    c = balance_factor(sigma_y, k)
+    return 8.0 * c * c / (1.0 + math.sqrt(l_of_k(n, k, delta))) ** 2 * L_ratio

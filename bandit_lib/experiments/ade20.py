@@ -24,10 +24,13 @@ import time
 import numpy as np
 
 from bandit_lib.ade_instances import hcb_like, illustration_instance, planted_window, uniform_window
-from bandit_lib.ade_theory import ade_cost_model, balance_factor, theorem2_bound
+from bandit_lib.ade_theory import ade_cost_model, balance_factor, rr_cost_model, theorem2_bound
 from bandit_lib.experiment import Experiment, Figure, Unit
 from bandit_lib.ksigma import ksigma_gaps, ksigma_outliers, ksigma_threshold
+from bandit_lib.ksigma_ci import HoeffdingCI
 from bandit_lib.policies.ade import ade
+from bandit_lib.policies.rr import rr
+from bandit_lib.policies.wrr import wrr
 from bandit_lib.runner import Instance
 from bandit_lib.seeding import derive
 
@@ -74,23 +77,48 @@ def run_ade(method: str, means: np.ndarray, tape, k: float, delta: float) -> dic
     }
 
 
+# The baselines with ADE20's settings (spec 3, B1-B9): Hoeffding/McDiarmid intervals with R = 1
+# and Zhuang's l(k), batches of 1,000 pulls, T counted in pulls (the ablation counts batches),
+# one initial pull per arm, rho*, and no practical cap.
+BATCH = 1000
+NO_CAP = 10**12
+BASELINES = {
+    "RR": (rr, {}), "WRR": (wrr, {}),
+    "RR (T in batches)": (rr, {"count": "batches"}), "WRR (T in batches)": (wrr, {"count": "batches"}),
+}
+
+
+def run_baseline(method: str, means: np.ndarray, tape, k: float, delta: float) -> dict:
+    policy, options = BASELINES[method]
+    start = time.perf_counter()
+    out = policy(tape, k=k, delta=delta, cap=NO_CAP, ci=HoeffdingCI(R=1.0), batch=BATCH, **options)
+    wall = time.perf_counter() - start
+    return {
+        "pulls": out.pulls, "capped": out.capped, "wall_s": round(wall, 3),
+        # RR/WRR output {yhat_i > thetahat}; an arm exactly on theta has gap 0 and stops nothing
+        "correct": bool(np.array_equal(out.output, ksigma_outliers(means, k, inclusive=True))),
+    }
+
+
 def run_method(method: str, means: np.ndarray, tape, k: float, delta: float) -> dict:
     if method in ADE_METHODS:
         return run_ade(method, means, tape, k, delta)
-    raise ValueError(f"unknown method {method!r}")
+    if method in BASELINES:
+        return run_baseline(method, means, tape, k, delta)
+    raise ValueError(f"unknown method {method!r}; known: {sorted(ADE_METHODS) + sorted(BASELINES)}")
 
 
 def run_case(means: np.ndarray, k: float, delta: float, methods, runs: int, *tape_keys) -> list[dict]:
     """Every method on ``runs`` tapes of one instance (one shared tape per run)."""
     inst = Instance(means)
     stats = instance_stats(means, k)
-    model = ade_cost_model(means, k, delta)
+    model = {"model_ade": ade_cost_model(means, k, delta)["total"], "model_rr": rr_cost_model(means, k, delta)["total"]}
     rows = []
     for run in range(runs):
         tape = inst.tape(derive(INSTANCES, "tape", *tape_keys, run))
         for method in methods:
             row = run_method(method, means, tape.rewind(), k, delta)
-            rows.append({"method": method, "run": run, **row, **stats, "model_ade": model["total"]})
+            rows.append({"method": method, "run": run, **row, **stats, **model})
     return rows
 
 

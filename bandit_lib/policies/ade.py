@@ -65,7 +65,8 @@ from numba import njit
 from bandit_lib.checks import check_choice, check_int, check_nonnegative, check_open_unit, check_real
 from bandit_lib.runner import Outcome
 from bandit_lib.seeding import from_description
-from bandit_lib.tapes import BERNOULLI, GAUSSIAN, DecisionStream, RewardTape, counter_uniform, decision_stream, tape_reward
+from bandit_lib.policies._tape_cache import philox_block, pull_sum, uniform_of
+from bandit_lib.tapes import BERNOULLI, GAUSSIAN, DecisionStream, RewardTape, decision_stream
 
 PI2 = math.pi * math.pi
 VARIANCE_LOGS = ("1/delta", "6/delta")
@@ -351,10 +352,16 @@ def _ade_kernel(kind, keys, means, scale, values, offsets, dk0, dk1,
     U = np.inf
     trace_cap = trace.shape[0]
     trace_len = 0
+    # Rewards and the decision stream are read through block caches: the same values as
+    # tape_reward / counter_uniform, one Philox block per four reads of a stream.
+    blocks = np.full(n, -1, dtype=np.int64)
+    words = np.zeros((n, 4), dtype=np.uint64)
+    d0, d1, d2, d3 = philox_block(dk0, dk1, 0)
+    dblock = 0
     # round t = 1: one threshold pair
-    J = _threshold_arm(counter_uniform(dk0, dk1, 0), n)
-    x1 = tape_reward(kind, keys, means, scale, values, offsets, J, counts[J])
-    x2 = tape_reward(kind, keys, means, scale, values, offsets, J, counts[J] + 1)
+    J = _threshold_arm(uniform_of(d0), n)
+    x1 = pull_sum(kind, keys, means, scale, values, offsets, blocks, words, J, counts[J], 1, 0.0)
+    x2 = pull_sum(kind, keys, means, scale, values, offsets, blocks, words, J, counts[J] + 1, 1, 0.0)
     counts[J] += 2
     S1 += x1
     S2 += x2
@@ -363,7 +370,7 @@ def _ade_kernel(kind, keys, means, scale, values, offsets, dk0, dk1,
     pulls = 2
     # round t = 2: one sweep over all arms
     for i in range(n):
-        sums[i] += tape_reward(kind, keys, means, scale, values, offsets, i, counts[i])
+        sums[i] = pull_sum(kind, keys, means, scale, values, offsets, blocks, words, i, counts[i], 1, sums[i])
         counts[i] += 1
         m_i[i] = 1
         yhat[i] = sums[i] / m_i[i]
@@ -391,9 +398,14 @@ def _ade_kernel(kind, keys, means, scale, values, offsets, dk0, dk1,
             if pulls + 2 > cap:
                 capped = 1
                 break
-            J = _threshold_arm(counter_uniform(dk0, dk1, m_th), n)
-            x1 = tape_reward(kind, keys, means, scale, values, offsets, J, counts[J])
-            x2 = tape_reward(kind, keys, means, scale, values, offsets, J, counts[J] + 1)
+            if (m_th >> 2) != dblock:
+                dblock = m_th >> 2
+                d0, d1, d2, d3 = philox_block(dk0, dk1, dblock)
+            w = m_th & 3
+            word = d0 if w == 0 else (d1 if w == 1 else (d2 if w == 2 else d3))
+            J = _threshold_arm(uniform_of(word), n)
+            x1 = pull_sum(kind, keys, means, scale, values, offsets, blocks, words, J, counts[J], 1, 0.0)
+            x2 = pull_sum(kind, keys, means, scale, values, offsets, blocks, words, J, counts[J] + 1, 1, 0.0)
             counts[J] += 2
             S1 += x1
             S2 += x2
@@ -409,7 +421,7 @@ def _ade_kernel(kind, keys, means, scale, values, offsets, dk0, dk1,
                 first_switch = t + 1
             for p in range(lo, hi):
                 i = order[p]
-                sums[i] += tape_reward(kind, keys, means, scale, values, offsets, i, counts[i])
+                sums[i] = pull_sum(kind, keys, means, scale, values, offsets, blocks, words, i, counts[i], 1, sums[i])
                 counts[i] += 1
                 m_i[i] += 1
                 yhat[i] = sums[i] / m_i[i]
