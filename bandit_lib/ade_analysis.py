@@ -18,6 +18,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from bandit_lib.ade_theory import balance_factor
 from bandit_lib.checks import check_positive
 from bandit_lib.ksigma import ksigma_gaps
 
@@ -156,3 +157,36 @@ def relative_cost(table: pd.DataFrame, baseline: str = "ADE") -> pd.DataFrame:
         raise ValueError(f"baseline must be one of the table's methods {list(table.columns)}; got baseline={baseline!r}")
     check_positive("the baseline's smallest cost", float(table[baseline].min()))
     return table.div(table[baseline], axis=0)
+
+
+def theory_summary(runs: pd.DataFrame) -> pd.DataFrame:
+    """Per ``source``: runs, wrong outputs, capped runs, runs with a violated interval (event A:
+    an arm's or the threshold's), runs where Lemma 2 or 3 failed, and whether the gap lemma and
+    Theorem 2's per-arm bound held in every run."""
+    _require(runs, ["source", "correct", "capped", "viol_arm", "viol_theta", "viol_variance", "viol_std",
+                    "viol_U", "gap_lemma_ok", "thm2_arms_ok", "thm2_mth_ok"], "runs")
+    r = runs.assign(event_A=(runs.viol_arm + runs.viol_theta) > 0,
+                    lemma23=(runs.viol_variance + runs.viol_std + runs.viol_U) > 0,
+                    wrong=~runs.correct.astype(bool), thm2=runs.thm2_arms_ok & runs.thm2_mth_ok)
+    return r.groupby("source", sort=False).agg(
+        runs=("wrong", "size"), errors=("wrong", "sum"), capped=("capped", "sum"),
+        event_A_violated=("event_A", "sum"), lemma23_violated=("lemma23", "sum"),
+        gap_lemma_ok=("gap_lemma_ok", "all"), thm2_ok=("thm2", "all"))
+
+
+def balance_summary(runs: pd.DataFrame) -> pd.DataFrame:
+    """Per ``source``: the balancing facts of Theorem 2's proof and the bound's slack.
+
+    ``min_rth_over_ra`` (>= 1/2 required), ``max_mth_over_4c2ma`` (<= 1 required, c from sigma_y),
+    ``mth_over_ma_vs_c2U`` (relative distance of the final m_th/m_a from c^2 with ADE's own U),
+    and the range of Theorem 2's explicit bound over the measured pulls.
+    """
+    _require(runs, ["source", "k", "sigma_y", "min_rth_over_ra", "max_mth_over_ma", "mth_over_ma",
+                    "balance_U", "thm2_total", "pulls"], "runs")
+    c2 = np.array([balance_factor(s, k) ** 2 for s, k in zip(runs.sigma_y, runs.k)])
+    r = runs.assign(mth_4c2=runs.max_mth_over_ma / (4 * c2), vs_c2U=(runs.mth_over_ma / runs.balance_U - 1).abs(),
+                    slack=runs.thm2_total / runs.pulls)
+    return r.groupby("source", sort=False).agg(
+        min_rth_over_ra=("min_rth_over_ra", "min"), max_mth_over_4c2ma=("mth_4c2", "max"),
+        mth_over_ma_vs_c2U=("vs_c2U", "max"), bound_over_pulls_min=("slack", "min"),
+        bound_over_pulls_max=("slack", "max"))

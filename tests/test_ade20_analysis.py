@@ -57,3 +57,25 @@ def test_bad_input():
         model_table([1, 2])
     with pytest.raises(ValueError, match="baseline='XYZ'"):
         relative_cost(table([1], ADE=[1.0]), "XYZ")
+
+
+def test_theory_and_balance_summaries():
+    from bandit_lib.ade_analysis import balance_summary, theory_summary
+
+    runs = pd.DataFrame({
+        "source": ["a", "a", "b"], "correct": [True, False, True], "capped": [False, False, False],
+        "viol_arm": [0, 1, 0], "viol_theta": [0, 0, 0], "viol_variance": [0, 0, 2], "viol_std": [0, 0, 0],
+        "viol_U": [0, 0, 0], "gap_lemma_ok": [True, True, False], "thm2_arms_ok": [True] * 3,
+        "thm2_mth_ok": [True, True, False], "k": [2.0] * 3, "sigma_y": [0.3] * 3,
+        "min_rth_over_ra": [0.99, 0.98, 0.97], "max_mth_over_ma": [100.0, 200.0, 300.0],
+        "mth_over_ma": [10.0, 10.0, 10.0], "balance_U": [10.0, 11.0, 10.0], "thm2_total": [30.0, 40.0, 50.0],
+        "pulls": [1.0, 1.0, 1.0],
+    })
+    t = theory_summary(runs)
+    assert t.loc["a"].tolist() == [2, 1, 0, 1, 0, True, True]
+    assert t.loc["b"].tolist() == [1, 0, 0, 0, 1, False, False]
+    b = balance_summary(runs)
+    assert b.loc["a", "min_rth_over_ra"] == 0.98 and b.loc["a", "bound_over_pulls_max"] == 40.0
+    assert b.loc["a", "mth_over_ma_vs_c2U"] == pytest.approx(1 / 11)
+    with pytest.raises(ValueError, match="lacks the column"):
+        theory_summary(runs.drop(columns="viol_U"))
