@@ -49,7 +49,10 @@ Two engines take exactly the same decisions on the same reward tape and decision
   undecided arms sorted by :math:`\hat y_i`: it checks only the two ends, O(1) per threshold round,
   and re-sorts (insertion sort, nearly sorted input) after each sweep.
 
-Both call the same compiled :func:`ade_update`, so every radius is the same float in both. The
+Both call the same compiled UPDATE (``_ade_update``; its checked wrapper is :func:`ade_radii`),
+so every radius is the same float in both; the fast engine reads the reward tape and the decision
+stream through block caches (``bandit_lib.policies._tape_cache``), which return exactly
+``tape_reward`` and ``counter_uniform``. The
 random threshold arm of the l-th threshold round (``l = 0`` at initialisation) is
 ``floor(u_l * n)`` with ``u_l`` the l-th uniform of a :class:`~bandit_lib.tapes.DecisionStream`
 (by default the stream named ``"ade"`` under the tape's seed).
