@@ -7,6 +7,11 @@ ZHUANG17 (outlier arms with the k-sigma rule):
 * :mod:`bandit_lib.policies.nrr` — NRR, naive round-robin baseline;
 * :mod:`bandit_lib.policies.ib` — IB, iterative best-arm identification with CLUCB.
 
+ADE20 (outlier arms, threshold sampled separately):
+
+* :mod:`bandit_lib.policies.ade` — ADE, Adaptive Double Exploration (Algorithm 1):
+  ``ade_reference(tape, *, k, delta, ...)`` and the exact numba engine ``ade(tape, *, k, delta, ...)``.
+
 Each module has a readable per-pull reference (``engine="reference"``) that mirrors the
 pseudocode, and a numba engine (``engine="fast"``, the default) that makes exactly the same pulls
 and stops at exactly the same pull on the same reward tape (tests/test_zhuang17_engines.py).

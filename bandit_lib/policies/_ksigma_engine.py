@@ -92,6 +92,21 @@ def check_common(tape, k, delta, cap, *, init_pulls: int = 1, batch: int = 1, en
     return n, k, delta, cap, init_pulls, batch
 
 
+COUNTS = ("pulls", "batches")
+
+
+def check_count(count: str, n: int, delta: float, batch: int, init_pulls: int) -> int:
+    """``count`` of delta'(T) (spec ade.md B3): "pulls" (the theory) or "batches" (T / batch,
+    ADE20's ablation); returns the unit t_unit. Refuses a first level delta' >= 1 (L <= 0)."""
+    check_choice("count", count, COUNTS)
+    if count == "pulls":
+        return 1
+    first = delta_prime_nb(float(n * init_pulls) / batch, n, delta)
+    if not first < 1.0:
+        raise ValueError(f"count='batches' needs delta'(n * init_pulls / batch) < 1; got {first!r} with n={n}, batch={batch}")
+    return batch
+
+
 def check_ci_for_tape(ci, tape: RewardTape):
     ci = check_ci(ci)
     if ci.family == AGRESTI_COULL:
@@ -108,8 +123,11 @@ def check_ci_for_tape(ci, tape: RewardTape):
 class KSigmaRun:
     """Sums, counts and T of a per-pull reference run, with PULL() and UPDATE()."""
 
-    def __init__(self, tape: RewardTape, k: float, delta: float, ci=None):
-        self.tape, self.k, self.delta = tape, k, delta
+    def __init__(self, tape: RewardTape, k: float, delta: float, ci=None, t_unit: int = 1):
+        # t_unit > 1 counts T in units of t_unit pulls inside delta'(T) (ADE20's B3 ablation):
+        # delta'(T / t_unit; delta) = delta'(T; delta * t_unit^2), and delta enters UPDATE() only
+        # through delta', so the level uses delta * t_unit^2 while l(k) keeps delta (codes below).
+        self.tape, self.k, self.delta = tape, k, delta * t_unit * t_unit
         n = tape.n_arms
         self.s = np.zeros(n)
         self.m = np.zeros(n, dtype=np.int64)
@@ -625,13 +643,13 @@ def wrr_kernel(kind, keys, means, scale, values, offsets, k, delta, cap, batch, 
                 break
 
 
-def run_wrr_fast(tape: RewardTape, *, k, delta, cap, ci, rho, batch, init_pulls, verify=False) -> Outcome:
-    """Run :func:`wrr_kernel` and package its result like the references do."""
+def run_wrr_fast(tape: RewardTape, *, k, delta, cap, ci, rho, batch, init_pulls, verify=False, t_unit=1) -> Outcome:
+    """Run :func:`wrr_kernel` and package its result like the references do (``t_unit``: see KSigmaRun)."""
     n = tape.n_arms
     s = np.zeros(n)
     m = np.zeros(n, dtype=np.int64)
     stats = np.zeros(5, dtype=np.int64)
-    T, capped, theta = wrr_kernel(*tape.arrays, k, delta, cap, batch, init_pulls, float(rho),
+    T, capped, theta = wrr_kernel(*tape.arrays, k, delta * t_unit * t_unit, cap, batch, init_pulls, float(rho),
                                   *ci.codes(n, k, delta), verify, s, m, stats)
     tape.counts[:] = m  # the tape is consumed exactly as the reference would have consumed it
     yhat = s / m

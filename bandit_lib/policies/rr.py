@@ -40,16 +40,16 @@ from __future__ import annotations
 import numpy as np
 
 from bandit_lib.ksigma_ci import check_ci
-from bandit_lib.policies._ksigma_engine import KSigmaRun, check_ci_for_tape, check_common, run_wrr_fast
+from bandit_lib.policies._ksigma_engine import KSigmaRun, check_ci_for_tape, check_common, check_count, run_wrr_fast
 from bandit_lib.runner import Outcome
 from bandit_lib.tapes import RewardTape
 
 
 def rr_reference(tape: RewardTape, *, k: float, delta: float, cap: int, ci, batch: int = 1,
-                 init_pulls: int = 1) -> Outcome:
+                 init_pulls: int = 1, t_unit: int = 1) -> Outcome:
     """Algorithm 1, pull by pull (arguments already checked by :func:`rr`)."""
     n = tape.n_arms
-    run = KSigmaRun(tape, k, delta, ci)
+    run = KSigmaRun(tape, k, delta, ci, t_unit)
     for i in range(n):                                # line 1
         run.pull(i, init_pulls)
     state = run.update()                              # line 2
@@ -62,11 +62,14 @@ def rr_reference(tape: RewardTape, *, k: float, delta: float, cap: int, ci, batc
 
 
 def rr(tape: RewardTape, *, k: float, delta: float, cap: int, ci, batch: int = 1, init_pulls: int = 1,
-       engine: str = "fast") -> Outcome:
-    """Round-Robin; see the module docstring."""
+       engine: str = "fast", count: str = "pulls") -> Outcome:
+    """Round-Robin; see the module docstring. ``count="batches"`` counts T in batches inside
+    delta'(T) (ADE20's ablation B3; the theory needs the default "pulls")."""
     n, k, delta, cap, init_pulls, batch = check_common(tape, k, delta, cap, init_pulls=init_pulls, batch=batch,
                                                        engine=engine)
     ci = check_ci_for_tape(check_ci(ci), tape)
+    t_unit = check_count(count, n, delta, batch, init_pulls)
     if engine == "reference":
-        return rr_reference(tape, k=k, delta=delta, cap=cap, ci=ci, batch=batch, init_pulls=init_pulls)
-    return run_wrr_fast(tape, k=k, delta=delta, cap=cap, ci=ci, rho=1.0, batch=batch, init_pulls=init_pulls)
+        return rr_reference(tape, k=k, delta=delta, cap=cap, ci=ci, batch=batch, init_pulls=init_pulls, t_unit=t_unit)
+    return run_wrr_fast(tape, k=k, delta=delta, cap=cap, ci=ci, rho=1.0, batch=batch, init_pulls=init_pulls,
+                        t_unit=t_unit)

@@ -41,16 +41,16 @@ import numpy as np
 
 from bandit_lib.checks import check_real
 from bandit_lib.ksigma_ci import check_ci, rho_star
-from bandit_lib.policies._ksigma_engine import KSigmaRun, check_ci_for_tape, check_common, run_wrr_fast
+from bandit_lib.policies._ksigma_engine import KSigmaRun, check_ci_for_tape, check_common, check_count, run_wrr_fast
 from bandit_lib.runner import Outcome
 from bandit_lib.tapes import RewardTape
 
 
 def wrr_reference(tape: RewardTape, *, k: float, delta: float, cap: int, ci, rho: float, batch: int = 1,
-                  init_pulls: int = 1) -> Outcome:
+                  init_pulls: int = 1, t_unit: int = 1) -> Outcome:
     """Algorithm 2, pull by pull (arguments already checked by :func:`wrr`)."""
     n = tape.n_arms
-    run = KSigmaRun(tape, k, delta, ci)
+    run = KSigmaRun(tape, k, delta, ci, t_unit)
     for i in range(n):                                            # line 1
         run.pull(i, init_pulls)
     state = run.update()                                          # line 2
@@ -68,16 +68,20 @@ def wrr_reference(tape: RewardTape, *, k: float, delta: float, cap: int, ci, rho
 
 
 def wrr(tape: RewardTape, *, k: float, delta: float, cap: int, ci, rho: float | None = None, batch: int = 1,
-        init_pulls: int = 1, engine: str = "fast") -> Outcome:
-    """Weighted Round-Robin; see the module docstring."""
+        init_pulls: int = 1, engine: str = "fast", count: str = "pulls") -> Outcome:
+    """Weighted Round-Robin; see the module docstring. ``count="batches"`` counts T in batches
+    inside delta'(T) (ADE20's ablation B3; the theory needs the default "pulls")."""
     n, k, delta, cap, init_pulls, batch = check_common(tape, k, delta, cap, init_pulls=init_pulls, batch=batch,
                                                        engine=engine)
     ci = check_ci_for_tape(check_ci(ci), tape)
+    t_unit = check_count(count, n, delta, batch, init_pulls)
     rho = rho_star(n, k, delta) if rho is None else check_real("rho", rho)
     if rho < 1:
         raise ValueError(f"rho must be >= 1 (active arms get rho times the pulls of inactive ones); got rho={rho!r}")
     if engine == "reference":
-        return wrr_reference(tape, k=k, delta=delta, cap=cap, ci=ci, rho=rho, batch=batch, init_pulls=init_pulls)
-    out = run_wrr_fast(tape, k=k, delta=delta, cap=cap, ci=ci, rho=rho, batch=batch, init_pulls=init_pulls)
+        return wrr_reference(tape, k=k, delta=delta, cap=cap, ci=ci, rho=rho, batch=batch, init_pulls=init_pulls,
+                             t_unit=t_unit)
+    out = run_wrr_fast(tape, k=k, delta=delta, cap=cap, ci=ci, rho=rho, batch=batch, init_pulls=init_pulls,
+                       t_unit=t_unit)
     out.info["rho"] = rho
     return out
