@@ -12,9 +12,9 @@ JOBS       ?= 2
 SCHEDULER  ?=
 
 # The book is drawn from the paper-scale results cached in data/results/.
-BOOK_ENV   := BANDIT_PROFILE=full BANDIT_PROGRESS=0 MPLBACKEND=agg
+BOOK_ENV   := BANDIT_PROFILE=full BANDIT_PROGRESS=0
 # Tests run every notebook in the quick profile against a throw-away result store.
-TEST_ENV   := BANDIT_PROFILE=quick BANDIT_PROGRESS=0 MPLBACKEND=agg
+TEST_ENV   := BANDIT_PROFILE=quick BANDIT_PROGRESS=0
 
 .PHONY: all book test test-lib test-notebooks reproduce bench check-book sync lock env clean distclean help
 
@@ -37,8 +37,20 @@ $(STAMP): requirements.txt pyproject.toml
 	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps -e .
 	@touch $@
 
+# jupyter-cache keys a notebook on its code only, and Sphinx re-reads only changed sources. A
+# notebook's outputs also depend on the cached results, the library and the execution environment
+# (this Makefile, the book's configuration, the pins), so the whole build (execution cache and
+# doctrees) is dropped whenever any of them changes.
+BOOK_INPUTS = { find data/results bandit_lib -type f \( -name '*.json' -o -name '*.py' \) -print0; \
+	printf '%s\0' Makefile book/_config.yml requirements.txt; } | sort -z | xargs -0 sha256sum | sha256sum | cut -c1-16
+
 book: $(STAMP)
+	@mkdir -p book/_build
+	@inputs=$$($(BOOK_INPUTS)); if [ "$$(cat book/_build/.inputs 2>/dev/null)" != "$$inputs" ]; then \
+		echo "results, library or build environment changed: rebuilding the book from scratch"; \
+		rm -rf book/_build; mkdir -p book/_build; fi
 	$(BOOK_ENV) $(VENV)/bin/jupyter-book build book --path-output book --warningiserror --keep-going
+	@$(BOOK_INPUTS) > book/_build/.inputs
 
 test: test-lib test-notebooks
 

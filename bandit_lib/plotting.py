@@ -55,7 +55,7 @@ def use_style() -> None:
         "savefig.bbox": "tight",
         "axes.spines.top": False,
         "axes.spines.right": False,
-        "axes.titleweight": "semibold",
+        "axes.titleweight": "bold",  # DejaVu Sans has no semibold: matplotlib would warn on stderr
         "legend.frameon": False,
         "figure.constrained_layout.use": True,
     })

@@ -1,7 +1,8 @@
 """Check the built book in a real browser: `python tools/check_book.py book/_build/html`.
 
-Static checks (no browser): every page of the table of contents was built; every image a page
-references exists; no page shows a cell error, a traceback or a stderr stream; MathJax is served
+Static checks (no browser): every page of the table of contents was built; every chapter shows
+at least one figure, and every image a page references exists; no page shows a cell error, a traceback, a stderr stream or a directive left
+unparsed (raw ```{...} text); MathJax is served
 from the book itself.
 
 Browser checks (headless Chromium from Debian, driven by Playwright, no browser download): every
@@ -31,6 +32,7 @@ ERROR_MARKERS = [
     ("a cell error output", re.compile(r'class="[^"]*\boutput (?:traceback|error)\b')),
     ("a Python traceback", re.compile(r"Traceback \(most recent call last\)")),
     ("a stderr stream", re.compile(r'class="[^"]*\boutput stderr\b')),
+    ("an unparsed directive", re.compile(r"```\{|:::\{|\{prf:[a-z]+\}")),
 ]
 
 
@@ -69,6 +71,10 @@ def static_checks(html: Path, pages: list[str]) -> tuple[list[str], dict[str, in
         refs = _Refs()
         refs.feed(text)
         math_count[page] = refs.math
+        # Every chapter draws figures; a chapter without one means plots were not captured
+        # (e.g. a non-inline matplotlib backend in the kernel).
+        if page.startswith("notebooks/") and not any(src.startswith("../_images/") or "_images/" in src for src in refs.images):
+            problems.append(f"{page}: chapter shows no figure")
         for src in refs.images:
             if urlparse(src).scheme in ("http", "https"):
                 problems.append(f"{page}: image {src} is not served by the book")

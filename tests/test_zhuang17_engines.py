@@ -1,0 +1,180 @@
+"""ZHUANG17: the fast engines take exactly the reference's decisions (decision 2 of the specs).
+
+Same tape, same pulls per arm, same stopping pull, same output, same cap flag, over random small
+instances, both interval families and all their options, batches, WRR weights, runs that hit the
+cap, and non-Bernoulli tapes. ``verify=True`` also recomputes the exact UPDATE() after every step
+of the RR/WRR engine and counts any certified value or decision it contradicts.
+"""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bandit_lib.ksigma_ci import AgrestiCoullCI, HoeffdingCI
+from bandit_lib.policies._ksigma_engine import run_wrr_fast
+from bandit_lib.policies._tape_cache import new_cache, philox_block, pull_sum
+from bandit_lib.policies.ib import ib
+from bandit_lib.policies.nrr import nrr
+from bandit_lib.policies.rr import rr
+from bandit_lib.policies.wrr import wrr
+from bandit_lib.tapes import bernoulli_tape, gaussian_tape, replay_tape, tape_reward
+
+CIS = [AgrestiCoullCI(), AgrestiCoullCI(z_mode="normal"), AgrestiCoullCI(threshold_ci="as_printed"),
+       HoeffdingCI(), HoeffdingCI(l_inner="delta_prime")]
+
+
+def means_strategy(min_n=3, max_n=8):
+    """Means with a few high arms, so that runs end in a few thousand pulls or hit the cap."""
+    return st.lists(st.floats(0.0, 1.0), min_size=min_n, max_size=max_n).map(np.array)
+
+
+def _both(policy, tape, **kw):
+    ref = policy(tape, engine="reference", **kw)
+    fast = policy(tape.rewind(), engine="fast", **kw)
+    return ref, fast
+
+
+def _assert_same(ref, fast):
+    assert fast.pulls == ref.pulls, (ref, fast)
+    np.testing.assert_array_equal(fast.counts, ref.counts)
+    np.testing.assert_array_equal(fast.output, ref.output)
+    assert fast.capped == ref.capped
+
+
+# --------------------------------------------------------------------------- tape reader
+
+
+@pytest.mark.parametrize("make", [
+    lambda: bernoulli_tape([0.1, 0.5, 0.93], 4),
+    lambda: gaussian_tape([0.0, 1.0, -2.0], 0.7, 4),
+    lambda: replay_tape([[0.0, 1.0, 0.5], [2.0], [3.0, -1.0]], 4),
+])
+def test_cached_reader_returns_the_tape_rewards(make):
+    tape = make()
+    blocks, words = new_cache(3)
+    for arm in range(3):
+        s = 0.0
+        expected = 0.0
+        for j in range(37):
+            s = pull_sum(*tape.arrays, blocks, words, arm, j, 1, s)
+            expected += tape_reward(*tape.arrays, arm, j)
+            assert s == expected
+    k0, k1 = tape.keys[1]
+    assert list(philox_block(k0, k1, 5)) == list(np.random.Philox(key=tape.keys[1]).random_raw(24)[20:24])
+
+
+# --------------------------------------------------------------------------- RR / WRR
+
+
+@given(means_strategy(), st.integers(0, 2**32 - 1), st.sampled_from(range(len(CIS))), st.floats(0.5, 3.0),
+       st.sampled_from([0.05, 0.1, 0.3]), st.sampled_from([300, 3000, 20000]))
+@settings(max_examples=40)
+def test_rr_fast_equals_reference(y, seed, ci_index, k, delta, cap):
+    tape = bernoulli_tape(y, seed)
+    _assert_same(*_both(rr, tape, k=k, delta=delta, cap=cap, ci=CIS[ci_index]))
+
+
+@given(means_strategy(), st.integers(0, 2**32 - 1), st.sampled_from(range(len(CIS))), st.floats(1.0, 8.0),
+       st.sampled_from([1, 1, 1, 7]), st.sampled_from([1, 1, 3]), st.sampled_from([500, 5000, 20000]))
+@settings(max_examples=40)
+def test_wrr_fast_equals_reference(y, seed, ci_index, rho, batch, init_pulls, cap):
+    tape = bernoulli_tape(y, seed)
+    n = len(y)
+    cap = max(cap, n * init_pulls)
+    _assert_same(*_both(wrr, tape, k=2.0, delta=0.1, cap=cap, ci=CIS[ci_index], rho=rho, batch=batch,
+                        init_pulls=init_pulls))
+
+
+@given(means_strategy(3, 10), st.integers(0, 2**32 - 1), st.sampled_from(range(len(CIS))), st.floats(1.0, 6.0),
+       st.sampled_from([1, 1, 5]))
+@settings(max_examples=30)
+def test_certified_values_never_contradict_the_exact_update(y, seed, ci_index, rho, batch):
+    tape = bernoulli_tape(y, seed)
+    out = run_wrr_fast(tape, k=2.5, delta=0.1, cap=8000, ci=CIS[ci_index], rho=rho, batch=batch, init_pulls=1,
+                       verify=True)
+    assert out.info["verification_failures"] == 0, out.info
+
+
+def test_long_verified_runs_on_paper_like_instances():
+    """A few thousand certified steps per run, on instances like the paper's (both families)."""
+    from bandit_lib.instances.planted import planted_outliers
+    for n, seed in [(20, 1), (50, 2)]:
+        case = planted_outliers(n, 2.5, seed)
+        for ci in (AgrestiCoullCI(), HoeffdingCI()):
+            for rho in (1.0, None):
+                tape = bernoulli_tape(case.means, seed)
+                rho_ = 1.0 if rho else 3.0
+                out = run_wrr_fast(tape, k=2.5, delta=0.1, cap=60000, ci=ci, rho=rho_, batch=1, init_pulls=1,
+                                   verify=True)
+                assert out.info["verification_failures"] == 0
+                assert out.info["certified_steps"] > 0.9 * out.info["steps"]
+
+
+def test_wrr_with_rho_one_is_rr_pull_for_pull():
+    y = np.array([0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.95])
+    for ci in (AgrestiCoullCI(), HoeffdingCI()):
+        tape = bernoulli_tape(y, 11)
+        a = rr(tape, k=2.0, delta=0.1, cap=50000, ci=ci, engine="reference")
+        b = wrr(tape.rewind(), k=2.0, delta=0.1, cap=50000, ci=ci, rho=1.0, engine="reference")
+        _assert_same(a, b)
+
+
+@given(st.lists(st.floats(-1.0, 2.0), min_size=3, max_size=7), st.integers(0, 2**32 - 1), st.floats(0.5, 3.0),
+       st.floats(0.5, 4.0))
+@settings(max_examples=25)
+def test_hoeffding_engines_agree_on_gaussian_rewards(y, seed, sigma, R):
+    """The certified bounds hold for any rewards (here unbounded), not only for Bernoulli ones."""
+    tape = gaussian_tape(y, sigma, seed)
+    _assert_same(*_both(wrr, tape, k=1.5, delta=0.1, cap=4000, ci=HoeffdingCI(R=R), rho=2.5))
+
+
+def test_engines_agree_on_replay_tapes_and_extreme_means():
+    tape = replay_tape([[0, 0, 1], [0, 1], [1, 1, 1, 1, 0], [0], [1]], 3)
+    _assert_same(*_both(rr, tape, k=1.0, delta=0.1, cap=5000, ci=AgrestiCoullCI()))
+    for y in ([0.0, 0.0, 0.0, 1.0], [1.0, 1.0, 1.0, 1.0], [0.999, 0.001, 0.5, 0.5]):
+        tape = bernoulli_tape(y, 5)
+        _assert_same(*_both(wrr, tape, k=1.0, delta=0.1, cap=5000, ci=AgrestiCoullCI()))
+
+
+def test_batches_never_pass_the_cap():
+    tape = bernoulli_tape([0.3, 0.31, 0.32, 0.33], 1)
+    ref, fast = _both(rr, tape, k=2.0, delta=0.1, cap=1234, ci=HoeffdingCI(), batch=100)
+    _assert_same(ref, fast)
+    assert fast.pulls == 1234 and fast.capped
+
+
+# --------------------------------------------------------------------------- NRR, IB
+
+
+@given(means_strategy(3, 12), st.integers(0, 2**32 - 1), st.floats(0.5, 3.0), st.sampled_from([0.1, 0.05, 0.3]),
+       st.sampled_from([20, 200, 10**5]))
+@settings(max_examples=40)
+def test_nrr_fast_equals_reference(y, seed, k, delta, cap):
+    tape = bernoulli_tape(y, seed)
+    cap = max(cap, len(y))
+    _assert_same(*_both(nrr, tape, k=k, delta=delta, cap=cap))
+
+
+@given(means_strategy(2, 9), st.integers(0, 2**32 - 1), st.floats(0.5, 3.0), st.sampled_from([2000, 20000]))
+@settings(max_examples=40)
+def test_ib_fast_equals_reference(y, seed, k, cap):
+    tape = bernoulli_tape(y, seed)
+    ref, fast = _both(ib, tape, k=k, delta=0.1, cap=cap)
+    _assert_same(ref, fast)
+    assert fast.info["removed"] == ref.info["removed"] and fast.info["stages"] == ref.info["stages"]
+
+
+def test_ib_engines_agree_with_ties_and_equal_arms():
+    for y in ([0.5, 0.5, 0.5, 0.5, 0.9], [0.2, 0.2, 0.8, 0.8], [0.0, 0.0, 0.0], [1.0, 0.0]):
+        tape = bernoulli_tape(y, 2)
+        ref, fast = _both(ib, tape, k=1.0, delta=0.1, cap=30000)
+        _assert_same(ref, fast)
+
+
+def test_ib_engines_agree_on_a_longer_run_with_many_arms():
+    rng = np.random.default_rng(8)
+    y = np.concatenate([rng.uniform(0, 0.5, 28), [0.85, 0.95]])
+    tape = bernoulli_tape(y, 9)
+    ref, fast = _both(ib, tape, k=2.0, delta=0.1, cap=40000)
+    _assert_same(ref, fast)
