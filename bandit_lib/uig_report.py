@@ -107,15 +107,23 @@ def beats_verdict(df: pd.DataFrame, a: str, b: str) -> tuple[str, str]:
     return ours, verdict
 
 
+LINESTYLES = ("-", "--", ":", "-.", (0, (5, 1, 1, 1)))
+
+
 def plot_regret(ax, summary: pd.DataFrame, policies, *, band: bool = True, label=None) -> None:
+    """Mean regret curves (95% bands): one colour per method, its variants in the order given
+    drawn solid, dashed, dotted, dash-dotted."""
+    seen: dict[str, int] = {}
     for policy in policies:
         part = summary[summary["policy"] == policy].sort_values("T")
         if part.empty:
             continue
-        kw = style(policy)
-        ax.plot(part["T"], part["mean"], label=label(policy) if label else policy, lw=1.6, **kw)
+        k = seen.get(base_name(policy), 0)
+        seen[base_name(policy)] = k + 1
+        ax.plot(part["T"], part["mean"], label=label(policy) if label else policy, lw=1.6, color=color(policy),
+                ls=LINESTYLES[k % len(LINESTYLES)])
         if band:
-            ax.fill_between(part["T"], part["low"], part["high"], color=kw["color"], alpha=0.15, lw=0)
+            ax.fill_between(part["T"], part["low"], part["high"], color=color(policy), alpha=0.15, lw=0)
     ax.set(xlabel="horizon T", ylabel="cumulative regret")
 
 
