@@ -4,6 +4,9 @@
   Fig. 1 and 3; spec ``rr_wrr.md`` 4.2), and the ``natural`` / ``uniform_gap`` alternatives.
 * :mod:`bandit_lib.instances.twitter_like` — the Twitter-like stand-in (47 regions, 20 keywords;
   spec ``rr_wrr.md`` 4.3), shared by the ZHUANG17 and GOLD20 chapters.
+* :mod:`bandit_lib.instances.uig_instances` — UIG: random arms with their similarity graph and
+  revealed side information, and the designed instances of the theory checks.
+* :mod:`bandit_lib.instances.jester_like` — UIG: the Jester-like stand-in for Jester dataset 1.
 
 Every generator takes a seed (an int or a SeedSequence, see :mod:`bandit_lib.seeding`) or a numpy
 Generator, and draws from named sub-streams, so a case does not depend on which other cases exist.

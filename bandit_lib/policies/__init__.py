@@ -1,4 +1,4 @@
-"""Pure-exploration policies, one per module.
+"""Policies, one per module: pure exploration (ZHUANG17, ADE20) and regret minimisation (UIG).
 
 ZHUANG17 (outlier arms with the k-sigma rule):
 
@@ -54,4 +54,16 @@ The signatures below are stable::
 * Speed (fast engine, one core): RR/WRR 10–30 M pulls/s with batch=1, IB 10–17 M pulls/s.
 
 Errors name the bad argument (e.g. ``cap must allow the initial pulls ...; got cap=5``).
+
+UIG (regret minimisation on unit interval graphs; the ``select``/``update`` protocol of
+:mod:`bandit_lib.policies.base`, run by ``base.simulate`` on a reward tape or by
+:func:`bandit_lib.recommendation.replay` on logged data):
+
+* :mod:`bandit_lib.policies.lsdt_csi` — LSDT-CSI's online step (two-level UCB), numba engines;
+* :mod:`bandit_lib.policies.lsdt_psi` — LSDT-PSI's online step (epochs, pooled bounds, UCB);
+* :mod:`bandit_lib.policies.lsdt_ts` — LSDT with Thompson sampling (CSI and PSI);
+* :mod:`bandit_lib.policies.ucb1`, :mod:`bandit_lib.policies.ts` — UCB1 and Thompson sampling,
+  optionally on a subset of the arms, with numba engines (UCB1) and replay engines (both);
+* :mod:`bandit_lib.policies.ckl_ucb`, :mod:`bandit_lib.policies.osub`,
+  :mod:`bandit_lib.policies.ossb` — the structured baselines CKL-UCB, OSUB and OSSB.
 """

@@ -1,0 +1,1 @@
+"""Loaders for the real data formats of the papers (none of the data is shipped)."""
