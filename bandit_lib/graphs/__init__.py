@@ -1,0 +1,1 @@
+"""Graph generators and graph instances of the book's graph bandit chapters."""

@@ -1,0 +1,1 @@
+"""Bandit policies: one module per algorithm."""
