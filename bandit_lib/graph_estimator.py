@@ -167,12 +167,16 @@ def _dot(a, b):
 
 
 @njit(cache=True)
-def _matvec(indptr, indices, data, v, out):
+def _matvec_dot(indptr, indices, data, v, out):
+    """out = A v (CSR rows in order) and returns v·out, summed in row order."""
+    vq = 0.0
     for row in range(out.shape[0]):
         acc = 0.0
         for k in range(indptr[row], indptr[row + 1]):
             acc += data[k] * v[indices[k]]
         out[row] = acc
+        vq += v[row] * acc
+    return vq
 
 
 @njit(cache=True)
@@ -182,7 +186,9 @@ def conjugate_gradient(indptr, indices, data, b, x, rtol, maxiter):
     ``x`` holds the initial guess (the warm start) and receives the solution. This is the
     recurrence of ``scipy.sparse.linalg.cg`` (scipy 1.12+, no preconditioner) line by line:
     stop as soon as ``||r|| < rtol * ||b||`` (checked before each iteration), at most ``maxiter``
-    iterations, and return ``b`` itself when ``b = 0``. Returns ``(iterations, converged)``.
+    iterations, and return ``b`` itself when ``b = 0``. Dot products are summed in index order;
+    each is accumulated in the loop that produces its last operand, which changes no rounding.
+    Returns ``(iterations, converged)``.
     """
     n = b.shape[0]
     bnrm2 = np.sqrt(_dot(b, b))
@@ -198,17 +204,17 @@ def conjugate_gradient(indptr, indices, data, b, x, rtol, maxiter):
             nonzero = True
             break
     if nonzero:
-        _matvec(indptr, indices, data, x, r)
+        _matvec_dot(indptr, indices, data, x, r)
         for j in range(n):
             r[j] = b[j] - r[j]
     else:
         for j in range(n):
             r[j] = b[j]
+    rr = _dot(r, r)
     p = np.empty(n)
     q = np.empty(n)
     rho_prev = 1.0
     for iteration in range(maxiter):
-        rr = _dot(r, r)
         if np.sqrt(rr) < atol:
             return iteration, True
         rho_cur = rr
@@ -219,11 +225,12 @@ def conjugate_gradient(indptr, indices, data, b, x, rtol, maxiter):
         else:
             for j in range(n):
                 p[j] = r[j]
-        _matvec(indptr, indices, data, p, q)
-        alpha = rho_cur / _dot(p, q)
+        alpha = rho_cur / _matvec_dot(indptr, indices, data, p, q)
+        rr = 0.0
         for j in range(n):
             x[j] += alpha * p[j]
             r[j] -= alpha * q[j]
+            rr += r[j] * r[j]
         rho_prev = rho_cur
     return maxiter, False
 

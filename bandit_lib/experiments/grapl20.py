@@ -1,22 +1,24 @@
 """GRAPL20 chapter: thresholding graph bandits with GrAPL (LeJeune, Dasarathy & Baraniuk, AISTATS 2020).
 
-Experiments (spec ``grapl.md`` §4–§5):
+Three experiments (spec ``grapl.md`` §4–§5); each is a list of units whose order is chosen so
+that two workers stay busy (longest first):
 
-* ``fig1_sbm`` / ``fig2_small_world``: error E(t) of GrAPL, Algorithm 1 (iid-uniform arms) and
-  APT, 100 trials; one unit per γ (GrAPL and Algorithm 1) plus one for APT. Every method of a
-  trial runs on the same instance and reads the same reward tape (instance seeds come from the
-  ``instance_entropy`` parameter, shared by all units). Solver: exact (see ``cg_vs_exact``).
-* ``cg_vs_exact``: the authors' CG solver against the exact one on the first trials of Figs 1–2.
-* ``fig3_polblogs``: the political-blogs stand-in and Zachary's karate club (real data), GrAPL
-  with CG (the figure) and with the exact solver (the γ = 1e-7 anomaly), Algorithm 1 with random
-  permutations (CG), and the no-graph baseline.
-* ``gamma_star``: γ* of eq. 22 (and two variants) on the instances of Figs 1–2.
+* ``synthetic``: everything drawn on the instances of Figs 1–2 (two-block SBM with Gaussian
+  noise; Newman–Watts small world with a smooth Bernoulli signal), 100 trials:
+  the error curves E(t) of GrAPL and Algorithm 1 (iid-uniform arms) per γ and of APT
+  (``part="curves"``/``"apt"``, exact solver); the authors' CG solver against the exact one on
+  the first trials (``"cg_vs_exact"``); the paper-printed selection index (``"ablation"``); and γ*
+  of eq. 22 with two variants (``"gamma_star"``). Every method of a trial runs on the same
+  instance and reads the same reward tape: instance seeds come from ``entropy`` (a parameter
+  shared by all units), not from the unit's own seed.
+* ``fig3_polblogs``: the political-blogs stand-in and Zachary's karate club (real data): GrAPL with
+  CG (the figure) and with the exact solver (the γ = 1e-7 anomaly), Algorithm 1 with random
+  permutations, and the no-graph baseline; T = N, noise-free rewards.
 * ``theory``: Lemma A.1 coverage (printed and corrected forms), Lemmas A.2–A.3, and Theorem 3.1
   against the empirical loss on a clique graph.
-* ``ablations``: the paper-printed selection index.
 
 Curves are stored as quantiles (25/50/75 %) over trials on a grid of t: every t up to 200, then
-every 10th (every t for Fig. 3), which is finer than a figure's pixels.
+every 10th (every t for Fig. 3), finer than a figure's pixels.
 """
 
 from __future__ import annotations
@@ -59,7 +61,7 @@ SCALE = {
               "standin_sizes": (117, 127), "alg1_trials": 10, "gamma_star_trials": 5, "lemma_runs": 20,
               "clique_runs": 10, "ablation_trials": 5},
     "full": {"n_arms": 1000, "horizon": {"sbm": 5000, "small_world": 5000}, "trials": 100,
-             "cg_trials": {"sbm": {"grapl": 10, "alg1": 5}, "small_world": {"grapl": 5, "alg1": 3}},
+             "cg_trials": {"sbm": {"grapl": 6, "alg1": 2}, "small_world": {"grapl": 4, "alg1": 1}},
              "standin_sizes": (586, 636), "alg1_trials": 100, "gamma_star_trials": 100, "lemma_runs": 200,
              "clique_runs": 200, "ablation_trials": 20},
 }
@@ -161,30 +163,6 @@ def compute_curves(seed, figure: str, part: str, gamma: float | None, trials: in
     return {"grid": grid, "curves": curves, "milestones": milestones, "rows": rows}
 
 
-def _plan_figure(figure: str):
-    def plan(profile: str) -> list[Unit]:
-        s = SCALE[profile]
-        base = {"figure": figure, "trials": s["trials"], "n_arms": s["n_arms"], "horizon": s["horizon"][figure],
-                "solver": "exact", "entropy": INSTANCE_ENTROPY}
-        units = [Unit(f"gamma={_key(g)}", {**base, "part": "graph", "gamma": g}) for g in SETTINGS[figure]["gammas"]]
-        units.append(Unit("apt", {**base, "part": "apt", "gamma": None}))
-        return units
-    return plan
-
-
-FIG1 = Experiment(
-    paper=PAPER, name="fig1_sbm", title="Two-block SBM, Gaussian noise: E(t) of GrAPL, Algorithm 1 and APT",
-    compute=compute_curves, plan=_plan_figure("sbm"), entropy=71571, chapter=CHAPTER,
-    figures=(Figure("Fig. G.1", "Two-block SBM (paper's Fig. 1): median and IQR of E(t) over 100 trials"),),
-)
-
-FIG2 = Experiment(
-    paper=PAPER, name="fig2_small_world", title="Newman–Watts small world, Bernoulli smooth signal: E(t)",
-    compute=compute_curves, plan=_plan_figure("small_world"), entropy=71572, chapter=CHAPTER,
-    figures=(Figure("Fig. G.2", "Small-world graph (paper's Fig. 2): median and IQR of E(t) over 100 trials"),),
-)
-
-
 # ----------------------------------------------------------------------------------- CG vs exact
 def compute_cg_vs_exact(seed, figure: str, method: str, gamma: float, trials: int, n_arms: int, horizon: int,
                         entropy: int) -> dict:
@@ -216,26 +194,6 @@ def compute_cg_vs_exact(seed, figure: str, method: str, gamma: float, trials: in
     grid = t_grid(horizon)
     curves = {solver: quantile_curves(np.array(e), grid) for solver, e in errors.items()}
     return {"grid": grid, "curves": curves, "rows": rows}
-
-
-def plan_cg_vs_exact(profile: str) -> list[Unit]:
-    s = SCALE[profile]
-    units = []
-    for figure in ("sbm", "small_world"):
-        for method, short in (("GrAPL", "grapl"), ("Algorithm 1", "alg1")):
-            k = s["cg_trials"] if isinstance(s["cg_trials"], int) else s["cg_trials"][figure][short]
-            for g in SETTINGS[figure]["gammas"]:
-                units.append(Unit(f"{figure},{short},gamma={_key(g)}", {
-                    "figure": figure, "method": method, "gamma": g, "trials": k, "n_arms": s["n_arms"],
-                    "horizon": s["horizon"][figure], "entropy": INSTANCE_ENTROPY}))
-    return units
-
-
-CG_VS_EXACT = Experiment(
-    paper=PAPER, name="cg_vs_exact", title="The authors' CG solver against the exact solver on Figs 1–2",
-    compute=compute_cg_vs_exact, plan=plan_cg_vs_exact, entropy=71573, chapter=CHAPTER,
-    figures=(Figure("Fig. G.3", "CG (rtol 1e-5) against the exact solver on the first trials of Figs 1–2"),),
-)
 
 
 # ----------------------------------------------------------------------------------- Fig 3
@@ -308,6 +266,9 @@ def compute_fig3(seed, data: str, part: str, gammas: list, trials: int, sizes: l
     return payload
 
 
+_FIG3_COST = {"grapl": 10.0, "nograph": 1.0, "alg1": {1e-7: 0.2, 1e-5: 0.25, 1e-3: 0.8, 1e-1: 1.6}}
+
+
 def plan_fig3(profile: str) -> list[Unit]:
     s = SCALE[profile]
     cfg = SETTINGS["polblogs"]
@@ -323,7 +284,15 @@ def plan_fig3(profile: str) -> list[Unit]:
                                                             "trials": s["alg1_trials"], "sizes": sizes, "solver": "exact"}))
         units.append(Unit(f"{data},nograph", {"data": data, "part": "nograph", "gammas": [None],
                                              "trials": s["alg1_trials"], "sizes": sizes}))
-    return units
+
+    def cost(unit: Unit) -> float:
+        p = unit.params
+        size = 1.0 if p["data"] == "standin" else 0.01
+        if p["part"] == "alg1":
+            per_trial = 0.3 if p.get("solver") == "exact" else _FIG3_COST["alg1"][p["gammas"][0]]
+            return size * per_trial * p["trials"]
+        return size * _FIG3_COST[p["part"]]
+    return sorted(units, key=lambda u: -cost(u))
 
 
 FIG3 = Experiment(
@@ -354,19 +323,6 @@ def compute_gamma_star(seed, figure: str, trials: int, n_arms: int, entropy: int
                              "d_prime": gs.d_prime, "M": gs.M, "T0": gs.T0, "m": gs.m, "H": gs.H, "n_arms": n_arms,
                              "iterations": gs.iterations})
     return {"rows": rows}
-
-
-def plan_gamma_star(profile: str) -> list[Unit]:
-    s = SCALE[profile]
-    return [Unit(figure, {"figure": figure, "trials": s["gamma_star_trials"], "n_arms": s["n_arms"], "entropy": INSTANCE_ENTROPY})
-            for figure in ("sbm", "small_world")]
-
-
-GAMMA_STAR = Experiment(
-    paper=PAPER, name="gamma_star", title="γ* of eq. 22 on the instances of Figs 1–2",
-    compute=compute_gamma_star, plan=plan_gamma_star, entropy=71575, chapter=CHAPTER,
-    figures=(Figure("Table G.1", "γ* (eq. 22 and variants): the paper's values against ours"),),
-)
 
 
 # ----------------------------------------------------------------------------------- theory
@@ -497,14 +453,57 @@ def compute_ablation(seed, figure: str, gamma: float, trials: int, n_arms: int, 
     return {"grid": grid, "curves": curves, "milestones": milestones, "rows": rows}
 
 
-def plan_ablation(profile: str) -> list[Unit]:
+# ----------------------------------------------------------------------------------- synthetic
+# Rough cost of one trial of a unit, in seconds on the book's machine: units are planned longest first.
+_CG_COST = {("sbm", 1.0): 2.0, ("sbm", 10.0): 2.6, ("sbm", 100.0): 3.2,
+            ("small_world", 1.0): 2.2, ("small_world", 100.0): 6.0, ("small_world", 1e4): 15.0}
+
+
+def compute_synthetic(seed, part: str, **params) -> dict:
+    """Dispatch a unit of the ``synthetic`` experiment to its computation."""
+    if part in ("curves", "apt"):
+        return compute_curves(seed, part=part, **params)
+    if part == "cg_vs_exact":
+        return compute_cg_vs_exact(seed, **params)
+    if part == "ablation":
+        return compute_ablation(seed, **params)
+    if part == "gamma_star":
+        return compute_gamma_star(seed, **params)
+    raise ValueError(f"unknown part={part!r}")
+
+
+def plan_synthetic(profile: str) -> list[Unit]:
     s = SCALE[profile]
-    return [Unit("sbm,gamma=10", {"figure": "sbm", "gamma": 10.0, "trials": s["ablation_trials"], "n_arms": s["n_arms"],
-                                  "horizon": s["horizon"]["sbm"], "entropy": INSTANCE_ENTROPY})]
+    planned = []
+    for figure in ("sbm", "small_world"):
+        base = {"figure": figure, "n_arms": s["n_arms"], "entropy": INSTANCE_ENTROPY}
+        horizon = s["horizon"][figure]
+        trials = s["trials"]
+        for g in SETTINGS[figure]["gammas"]:
+            planned.append((1.6 * trials, Unit(f"{figure},gamma={_key(g)}", {
+                **base, "part": "curves", "gamma": g, "trials": trials, "horizon": horizon, "solver": "exact"})))
+        planned.append((0.2 * trials, Unit(f"{figure},apt", {
+            **base, "part": "apt", "gamma": None, "trials": trials, "horizon": horizon, "solver": "exact"})))
+        for method, short in (("GrAPL", "grapl"), ("Algorithm 1", "alg1")):
+            k = s["cg_trials"] if isinstance(s["cg_trials"], int) else s["cg_trials"][figure][short]
+            for g in SETTINGS[figure]["gammas"]:
+                planned.append((_CG_COST[figure, g] * k, Unit(f"{figure},cg,{short},gamma={_key(g)}", {
+                    **base, "part": "cg_vs_exact", "method": method, "gamma": g, "trials": k, "horizon": horizon})))
+        planned.append((0.5 * s["gamma_star_trials"], Unit(f"{figure},gamma_star", {
+            **base, "part": "gamma_star", "trials": s["gamma_star_trials"]})))
+    planned.append((1.6 * s["ablation_trials"], Unit("sbm,ablation,gamma=10", {
+        "figure": "sbm", "n_arms": s["n_arms"], "entropy": INSTANCE_ENTROPY, "part": "ablation", "gamma": 10.0,
+        "trials": s["ablation_trials"], "horizon": s["horizon"]["sbm"]})))
+    return [unit for _, unit in sorted(planned, key=lambda cu: -cu[0])]
 
 
-ABLATIONS = Experiment(
-    paper=PAPER, name="ablations", title="Ablation: the paper-printed selection index",
-    compute=compute_ablation, plan=plan_ablation, entropy=71577, chapter=CHAPTER,
-    figures=(Figure("Fig. G.6", "GrAPL with the index of the proofs against the printed index (SBM, γ = 10)"),),
+SYNTHETIC = Experiment(
+    paper=PAPER, name="synthetic",
+    title="SBM and small-world instances: E(t) curves, CG against exact, the printed index, gamma*",
+    compute=compute_synthetic, plan=plan_synthetic, entropy=71571, chapter=CHAPTER,
+    figures=(Figure("Fig. G.1", "Two-block SBM (paper's Fig. 1): median and IQR of E(t) over 100 trials"),
+             Figure("Fig. G.2", "Small-world graph (paper's Fig. 2): median and IQR of E(t) over 100 trials"),
+             Figure("Fig. G.3", "CG (rtol 1e-5) against the exact solver on the first trials of Figs 1–2"),
+             Figure("Table G.1", "gamma* (eq. 22 and two variants): the paper's values against ours"),
+             Figure("Fig. G.6", "GrAPL with the index of the proofs against the printed index (SBM, gamma = 10)")),
 )
