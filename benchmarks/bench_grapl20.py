@@ -7,7 +7,7 @@ CG's cost grows with γ (its iterations per pull do), the exact solver's does no
 """
 
 from benchmarks.timing import compare
-from bandit_lib.experiments.grapl20 import make_instance
+from bandit_lib.grapl_runs.synthetic import make_instance
 from bandit_lib.graph_estimator import graph_system
 from bandit_lib.policies.apt import apt, apt_fast
 from bandit_lib.policies.grapl import grapl, grapl_fast

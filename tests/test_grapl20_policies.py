@@ -199,3 +199,20 @@ def test_engine_and_reference_agree_on_a_paper_like_instance(solver):
     tape = gaussian_tape(means, 2.0, 11)
     kw = dict(tau=0.0, eps=0.01, gamma=10.0, alpha=1.0, solver=solver)
     same(grapl(tape, graph, 500, **kw), grapl_fast(tape.rewind(), graph, 500, **kw))
+
+
+@settings(max_examples=30)
+@given(st.integers(2, 30), st.integers(0, 10_000), st.integers(1, 90))
+def test_no_graph_running_totals_equal_a_full_recount(n, seed, horizon):
+    from bandit_lib.thresholding import wrong_counts
+    rng = np.random.default_rng(seed)
+    means = rng.choice([0.0, 0.495, 0.5, 0.505, 1.0], size=n)
+    schedule = rng.integers(n, size=horizon)
+    run = no_graph(bernoulli_tape(means, seed), schedule, tau=0.5, eps=0.01)
+    tape = bernoulli_tape(means, seed)
+    sums, counts, mu_hat = np.zeros(n), np.zeros(n), np.full(n, 0.5)
+    for t, i in enumerate(schedule):
+        sums[i] += tape.pull(int(i))
+        counts[i] += 1
+        mu_hat[i] = sums[i] / counts[i]
+        assert (run.wrong_ref[t], run.wrong_paper[t]) == wrong_counts(mu_hat, means, 0.5, 0.01)

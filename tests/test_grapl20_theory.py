@@ -13,7 +13,7 @@ from bandit_lib.grapl_theory import (
     M_constant, T0, bound_prop22, bound_prop36, bound_thm31, clique_graph, clique_spectrum, effective_dimension,
     eigenvalues, gamma_star, lemma_a1_radius, lemma_a2_bound, lemma_a3_bound, lower_bound_cliques, smoothness_norm,
 )
-from bandit_lib.experiments.grapl20 import first_time_at_most, last_time_above, quantile_curves, t_grid
+from bandit_lib.grapl_runs.common import first_time_at_most, last_time_above, quantile_curves, t_grid
 
 
 def clique_instance(D=20, K=50, lam=1e-5):

@@ -13,7 +13,7 @@ import numpy as np
 
 from bandit_lib.checks import check_nonnegative, check_real
 from bandit_lib.tapes import RewardTape
-from bandit_lib.thresholding import ThresholdRun, n_judged_paper, wrong_counts
+from bandit_lib.thresholding import ThresholdRun, classes_paper, classes_ref, n_judged_paper, wrong_counts
 
 
 def no_graph(tape: RewardTape, schedule, *, tau: float, eps: float) -> ThresholdRun:
@@ -30,12 +30,24 @@ def no_graph(tape: RewardTape, schedule, *, tau: float, eps: float) -> Threshold
     n = tape.n_arms
     sums, counts = np.zeros(n), np.zeros(n, dtype=np.int64)
     mu_hat = np.full(n, tau)
+    # one arm's estimate changes per round: keep each arm's errors and update the totals
+    cls_ref, cls_paper = classes_ref(tape.means, tau, eps), classes_paper(tape.means, tau, eps)
+
+    def arm_errors(i):
+        d = mu_hat[i] - tau
+        right_ref = (cls_ref[i] == 1 and d > 0) or (cls_ref[i] == -1 and d < 0)
+        wrong_paper = (cls_paper[i] == 1 and d < 0) or (cls_paper[i] == -1 and d >= 0)
+        return int(not right_ref), int(wrong_paper)
+
+    total = np.array(wrong_counts(mu_hat, tape.means, tau, eps))
     wrong = np.empty((len(schedule), 2), dtype=np.int64)
     for t, i in enumerate(schedule):
+        before = arm_errors(i)
         sums[i] += tape.pull(int(i))
         counts[i] += 1
         mu_hat[i] = sums[i] / counts[i]
-        wrong[t] = wrong_counts(mu_hat, tape.means, tau, eps)
+        total += np.subtract(arm_errors(i), before)
+        wrong[t] = total
     return ThresholdRun(tau=tau, pulls=schedule.astype(np.int64), counts=counts, mu_hat=mu_hat,
                         wrong_ref=wrong[:, 0], wrong_paper=wrong[:, 1],
                         n_judged_paper=n_judged_paper(tape.means, tau, eps))
