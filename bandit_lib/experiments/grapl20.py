@@ -78,11 +78,11 @@ SYNTHETIC = Experiment(
     paper=PAPER, name="synthetic",
     title="SBM and small-world instances: E(t) curves, CG against exact, the printed index, gamma*",
     compute=compute_synthetic, plan=plan_synthetic, entropy=71571, chapter=CHAPTER,
-    figures=(Figure("Fig. G.1", "Two-block SBM (paper's Fig. 1): median and IQR of E(t) over 100 trials"),
-             Figure("Fig. G.2", "Small-world graph (paper's Fig. 2): median and IQR of E(t) over 100 trials"),
-             Figure("Fig. G.3", "CG (rtol 1e-5) against the exact solver on the first trials of Figs 1–2"),
-             Figure("Table G.1", "gamma* (eq. 22 and two variants): the paper's values against ours"),
-             Figure("Fig. G.6", "GrAPL with the index of the proofs against the printed index (SBM, gamma = 10)")),
+    figures=(Figure("Fig. 1", "Two-block SBM: median and IQR of E(t) over 100 trials, GrAPL, Algorithm 1, APT"),
+             Figure("Fig. 2", "Small-world graph: median and IQR of E(t) over 100 trials, GrAPL, Algorithm 1, APT"),
+             Figure("solver panel", "CG (rtol 1e-5) against the exact solver on the first trials of Figs 1–2"),
+             Figure("γ* table", "γ* (eq. 22 and two variants): the paper's values against ours"),
+             Figure("ablation panel", "GrAPL with the index of the proofs against the printed index (SBM, γ = 10)")),
 )
 
 
@@ -119,8 +119,8 @@ def plan_fig3(profile: str) -> list[Unit]:
 FIG3 = Experiment(
     paper=PAPER, name="fig3_polblogs", title="Political blogs (stand-in) and karate club: E(t), T = N, noise-free",
     compute=compute_fig3, plan=plan_fig3, entropy=71574, chapter=CHAPTER,
-    figures=(Figure("Fig. G.4", "Political-blogs stand-in (synthetic) and karate club (real): E(t), CG solver"),
-             Figure("Fig. G.5", "The γ = 1e-7 anomaly: CG (rtol 1e-5) against the exact solver")),
+    figures=(Figure("Fig. 3", "Political-blogs stand-in (synthetic) and karate club (real): E(t), CG solver"),
+             Figure("anomaly panel", "The γ = 1e-7 anomaly: CG (rtol 1e-5) against the exact solver")),
 )
 
 
@@ -140,5 +140,5 @@ def plan_theory(profile: str) -> list[Unit]:
 THEORY = Experiment(
     paper=PAPER, name="theory", title="Lemmas A.1–A.3 and Theorem 3.1, checked",
     compute=compute_theory, plan=plan_theory, entropy=71576, chapter=CHAPTER,
-    figures=(Figure("Table G.2", "Lemma A.1 coverage (printed and corrected), Lemmas A.2–A.3, Theorem 3.1"),),
+    figures=(Figure("theory tables", "Lemma A.1 coverage (printed and corrected), Lemmas A.2–A.3, Theorem 3.1"),),
 )
