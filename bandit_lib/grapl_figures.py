@@ -83,3 +83,18 @@ def time_average(grid, curve) -> float:
 def verdict(ok: bool, partly: bool = False) -> str:
     """The scorecard's three verdicts."""
     return "reproduced" if ok else ("partly" if partly else "not reproduced")
+
+
+def tidy(frame, na: str = "—"):
+    """A table ready to show: γ as written in the paper (1e-05, 100), times as integers, 4 decimals."""
+    import pandas as pd
+
+    out = frame.copy()
+    for col in out.columns:
+        name = str(col)
+        if name == "γ":
+            out[col] = [na if x is None or (isinstance(x, float) and np.isnan(x)) else f"{x:g}" for x in out[col]]
+        elif name.startswith("t:") or name.startswith("t =") or "first" in name or name.startswith("wrong at"):
+            out[col] = pd.array([None if v is None or (isinstance(v, float) and np.isnan(v)) else int(v) for v in out[col]],
+                                dtype="Int64")
+    return out.style.format(precision=4, na_rep=na).hide(axis="index")
