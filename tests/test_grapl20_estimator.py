@@ -249,3 +249,20 @@ def test_blas_is_pinned_to_one_thread_inside_the_block_and_restored_after():
     with single_blas_thread():
         assert all(get() == 1 for get, _ in controls)
     assert [get() for get, _ in controls] == before
+
+
+def test_bad_inputs_of_the_remaining_metric_functions():
+    from bandit_lib.thresholding import ThresholdRun, complexity_H_star, n_judged_paper
+    with pytest.raises(ValueError, match=r"means\[0\]=inf"):
+        loss([0.5], [np.inf], 0.5, 0.1)
+    with pytest.raises(ValueError, match="eps=-1.0"):
+        n_judged_paper([0.5], 0.5, -1.0)
+    with pytest.raises(TypeError, match="tau='a'"):
+        complexity_H_star([0.5], "a", 0.1)
+    with pytest.raises(ValueError, match="eps=-0.1"):
+        n_small([0.5], 0.5, -0.1)
+    run = ThresholdRun(0.5, np.array([0]), np.array([1]), np.array([0.5]), np.array([1]), np.array([0]), 0)
+    with pytest.raises(ValueError, match="metric='eq23'"):
+        run.errors("eq23")
+    with pytest.raises(ValueError, match="undefined"):
+        run.errors("paper")

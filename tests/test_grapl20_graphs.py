@@ -176,3 +176,31 @@ def test_gml_loader_missing_file(tmp_path):
         load_polblogs_gml(tmp_path / "polblogs.gml")
     with pytest.raises(TypeError, match="string"):
         parse_polblogs_gml(b"graph [ ]")
+
+
+@pytest.mark.parametrize("make, message", [
+    (lambda: graph_statistics(nx.path_graph(3), [0.0, 1.0]), "2 entries"),
+    (lambda: graph_statistics(nx.path_graph(2), [0.0, 0.5]), "0/1 labels; got 0.5"),
+    (lambda: graph_statistics("graph", [0.0]), "networkx graph"),
+    (lambda: largest_component(nx.Graph()), "empty graph"),
+    (lambda: largest_component(nx.DiGraph([(0, 1)])), "undirected"),
+    (lambda: polblogs_like(1, sizes=(1, 5)), r"sizes\[0\]=1"),
+    (lambda: polblogs_like(1, tail=0.0), "tail=0.0"),
+])
+def test_bad_graph_inputs_raise_naming_the_value(make, message):
+    with pytest.raises((ValueError, TypeError), match=message):
+        make()
+
+
+def test_experiment_inputs_are_checked():
+    from bandit_lib.grapl_runs.polblogs import fig3_instance
+    from bandit_lib.grapl_runs.synthetic import compute_synthetic, make_instance
+    from bandit_lib.grapl_runs.theory import compute_theory
+    with pytest.raises(ValueError, match="figure='ring'"):
+        make_instance("ring", 0, 10)
+    with pytest.raises(ValueError, match="data='blogs'"):
+        fig3_instance("blogs")
+    with pytest.raises(ValueError, match="part='plot'"):
+        compute_synthetic(0, part="plot")
+    with pytest.raises(ValueError, match="check='bounds'"):
+        compute_theory(0, check="bounds")

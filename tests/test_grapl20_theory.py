@@ -121,3 +121,16 @@ def test_curve_helpers():
 def test_bad_theory_inputs_raise_naming_the_value(make, message):
     with pytest.raises((ValueError, TypeError), match=message):
         make()
+
+
+@pytest.mark.parametrize("make, message", [
+    (lambda: M_constant(-1.0, 1.0, 1e-3), "alpha=-1.0"),
+    (lambda: T0(0.0, 1.0, 0.1, 1.0), "H=0.0"),
+    (lambda: lower_bound_cliques(100.0, 0, 1.0, 10.0, 20), "K=0"),
+    (lambda: lemma_a2_bound([1.0], [-1.0], 1.0), r"counts\[0\]=-1.0"),
+    (lambda: lemma_a3_bound(0, 100.0, 1.0, 1e-3), "d_T=0"),
+    (lambda: bound_prop22(100.0, 1.0, 1.0, -5.0, 0.1, 1, 1e-3), "H_tilde=-5.0"),
+])
+def test_more_bad_theory_inputs(make, message):
+    with pytest.raises((ValueError, TypeError), match=message):
+        make()

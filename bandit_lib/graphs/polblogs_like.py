@@ -28,12 +28,16 @@ from __future__ import annotations
 import networkx as nx
 import numpy as np
 
-from bandit_lib.checks import check_in_range, check_int, check_positive
+from bandit_lib.checks import check_in_range, check_int, check_positive, check_vector
 from bandit_lib.seeding import SeedLike, as_seed_sequence
 
 
 def largest_component(graph: nx.Graph) -> nx.Graph:
     """The subgraph on the largest connected component, keeping the original node order."""
+    if not isinstance(graph, nx.Graph) or graph.is_directed():
+        raise TypeError(f"graph must be an undirected networkx graph; got {type(graph).__name__}")
+    if graph.number_of_nodes() == 0:
+        raise ValueError("graph must have at least one node; got an empty graph")
     keep = max(nx.connected_components(graph), key=len)
     sub = nx.Graph()
     sub.add_nodes_from((v, graph.nodes[v]) for v in graph.nodes if v in keep)
@@ -75,7 +79,14 @@ def polblogs_like(seed: SeedLike, *, sizes: tuple[int, int] = (586, 636), mean_d
 def graph_statistics(graph: nx.Graph, means) -> dict:
     """Size, degrees, cross-label edge fraction and the fraction of nodes whose weighted
     neighbours mostly carry the other label (0/1 labels in ``means``)."""
-    means = np.asarray(means, dtype=float)
+    if not isinstance(graph, nx.Graph):
+        raise TypeError(f"graph must be a networkx graph; got {type(graph).__name__}")
+    means = check_vector("means", means, low=0.0, high=1.0)
+    if len(means) != graph.number_of_nodes():
+        raise ValueError(f"means has {len(means)} entries but the graph has {graph.number_of_nodes()} nodes")
+    if not np.all((means == 0) | (means == 1)):
+        bad = means[(means != 0) & (means != 1)][0]
+        raise ValueError(f"means must be 0/1 labels; got {float(bad)!r}")
     nodes = list(graph.nodes)
     index = {v: k for k, v in enumerate(nodes)}
     deg = np.array([d for _, d in graph.degree()])

@@ -94,6 +94,9 @@ def compute_clique_bound(seed, D: int, K: int, lam: float, gamma: float, alpha: 
 
 
 def compute_theory(seed, check: str, **params) -> dict:
+    """Dispatch a unit of the ``theory`` experiment: ``check="lemmas"`` or ``"clique_bound"``."""
     if check == "lemmas":
         return compute_lemmas(seed, **params)
-    return compute_clique_bound(seed, **params)
+    if check == "clique_bound":
+        return compute_clique_bound(seed, **params)
+    raise ValueError(f"check must be 'lemmas' or 'clique_bound'; got check={check!r}")
