@@ -1,1 +1,2 @@
-"""Graphs over the arms (UIG chapter: unit interval graphs, side information, candidate sets)."""
+"""Graphs over the arms: unit interval graphs and side information (UIG), and the graph
+generators and instances of the thresholding chapter (GRAPL20)."""

@@ -1,4 +1,5 @@
-"""Policies, one per module: pure exploration (ZHUANG17, ADE20) and regret minimisation (UIG).
+"""Policies, one per module: pure exploration (ZHUANG17, ADE20), regret minimisation (UIG)
+and fixed-budget thresholding (GRAPL20).
 
 ZHUANG17 (outlier arms with the k-sigma rule):
 
@@ -66,4 +67,14 @@ UIG (regret minimisation on unit interval graphs; the ``select``/``update`` prot
   optionally on a subset of the arms, with numba engines (UCB1) and replay engines (both);
 * :mod:`bandit_lib.policies.ckl_ucb`, :mod:`bandit_lib.policies.osub`,
   :mod:`bandit_lib.policies.ossb` — the structured baselines CKL-UCB, OSUB and OSSB.
+
+GRAPL20 (thresholding with a smoothness graph, fixed budget; readable per-pull references here,
+exact numba engines in :mod:`bandit_lib.grapl_engine`, estimator and solvers in
+:mod:`bandit_lib.graph_estimator`):
+
+* :mod:`bandit_lib.policies.grapl` — GrAPL (Algorithm 2);
+* :mod:`bandit_lib.policies.algorithm1` — the non-adaptive Algorithm 1 (iid-uniform, permutation
+  and round-robin schedules);
+* :mod:`bandit_lib.policies.apt` — APT (Locatelli et al. 2016), with two warm-up pulls per arm;
+* :mod:`bandit_lib.policies.no_graph` — the "no graph" line of Fig. 3.
 """

@@ -1,0 +1,1 @@
+"""The computations behind the GRAPL20 chapter's experiments (one module per experiment)."""
