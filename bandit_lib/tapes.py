@@ -79,14 +79,14 @@ def _mulhilo(typingctx, a, b):
     return sig, codegen
 
 
-@njit(cache=True)
-def philox_raw(k0: np.uint64, k1: np.uint64, r: np.uint64) -> np.uint64:
-    """The r-th (0-based) 64-bit output of ``numpy.random.Philox(key=[k0, k1])``.
+@njit(cache=True, inline="always")
+def philox_block(k0: np.uint64, k1: np.uint64, block) -> tuple:
+    """Outputs ``4*block .. 4*block + 3`` of ``numpy.random.Philox(key=[k0, k1])``, as a 4-tuple.
 
-    numpy increments its 256-bit counter before each block of four outputs, so output r is
-    word ``r % 4`` of the Philox4x64-10 block at counter ``r // 4 + 1``.
+    numpy increments its 256-bit counter before each block of four outputs, so block b is the
+    Philox4x64-10 bijection of the counter ``b + 1`` under the key.
     """
-    c0 = r // _FOUR + _ONE
+    c0 = np.uint64(block) + _ONE
     c1 = np.uint64(0)
     c2 = np.uint64(0)
     c3 = np.uint64(0)
@@ -96,6 +96,13 @@ def philox_raw(k0: np.uint64, k1: np.uint64, r: np.uint64) -> np.uint64:
         c0, c1, c2, c3 = hi1 ^ c1 ^ k0, lo1, hi0 ^ c3 ^ k1, lo0
         k0 = k0 + _W0
         k1 = k1 + _W1
+    return c0, c1, c2, c3
+
+
+@njit(cache=True)
+def philox_raw(k0: np.uint64, k1: np.uint64, r: np.uint64) -> np.uint64:
+    """The r-th (0-based) 64-bit output of ``numpy.random.Philox(key=[k0, k1])``."""
+    c0, c1, c2, c3 = philox_block(k0, k1, r // _FOUR)
     w = r % _FOUR
     if w == 0:
         return c0
@@ -106,11 +113,35 @@ def philox_raw(k0: np.uint64, k1: np.uint64, r: np.uint64) -> np.uint64:
     return c3
 
 
+@njit(cache=True, inline="always")
+def uniform_of(x: np.uint64) -> float:
+    """The tape's uniform in (0, 1) from a 64-bit Philox output: ``(x >> 11 + 1/2) / 2**53``.
+
+    ``x >> 11 < 2**53``, so converting it through a signed integer is exact (and cheaper).
+    """
+    return (np.float64(np.int64(x >> _S11)) + 0.5) * _TWO_M53
+
+
 @njit(cache=True)
 def counter_uniform(k0: np.uint64, k1: np.uint64, j: np.int64) -> float:
     """u_j in the open interval (0, 1) from the stream keyed (k0, k1)."""
-    x = philox_raw(k0, k1, np.uint64(j))
-    return (np.float64(x >> _S11) + 0.5) * _TWO_M53
+    return uniform_of(philox_raw(k0, k1, np.uint64(j)))
+
+
+@njit(cache=True)
+def reward_from_u(kind: int, means: np.ndarray, scale: float, values: np.ndarray, offsets: np.ndarray,
+                  arm: int, u: float) -> float:
+    """The reward of ``arm`` for the uniform ``u`` (the mapping of the module docstring)."""
+    if kind == BERNOULLI:
+        return 1.0 if u < means[arm] else 0.0
+    if kind == GAUSSIAN:
+        return means[arm] + scale * ndtri_nb(u)
+    start = offsets[arm]
+    length = offsets[arm + 1] - start
+    index = np.int64(u * length)
+    if index >= length:  # u * length rounds up to length when u is within 2^-53 of 1
+        index = length - 1
+    return values[start + index]
 
 
 @njit(cache=True)
@@ -125,17 +156,46 @@ def tape_reward(
     j: int,
 ) -> float:
     """Reward of the j-th (0-based) pull of ``arm``; the arrays are :attr:`RewardTape.arrays`."""
-    u = counter_uniform(keys[arm, 0], keys[arm, 1], j)
-    if kind == BERNOULLI:
-        return 1.0 if u < means[arm] else 0.0
-    if kind == GAUSSIAN:
-        return means[arm] + scale * ndtri_nb(u)
-    start = offsets[arm]
-    length = offsets[arm + 1] - start
-    index = np.int64(u * length)
-    if index >= length:  # u * length rounds up to length when u is within 2^-53 of 1
-        index = length - 1
-    return values[start + index]
+    return reward_from_u(kind, means, scale, values, offsets, arm, counter_uniform(keys[arm, 0], keys[arm, 1], j))
+
+
+# ---------------------------------------------------------------- sequential reading, for fast engines
+# tape_reward computes a whole Philox block (four outputs) for one reward. A fast engine reads each
+# arm's rewards in order, so it keeps each arm's last block in a cache and computes a new block every
+# fourth pull of that arm: the same values, about four times cheaper.
+
+
+def new_cache(n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Empty block cache for n arms: ``(block index per arm, -1 for none; four words per arm)``."""
+    n = check_int("n", n, minimum=1)
+    return np.full(n, -1, dtype=np.int64), np.zeros((n, 4), dtype=np.uint64)
+
+
+@njit(cache=True)
+def pull_sum(kind, keys, means, scale, values, offsets, blocks, words, arm, start, count, s):
+    """``s`` plus the rewards of pulls ``start .. start+count-1`` of ``arm``, added one at a time
+    in pull order (as a per-pull reference adds them, so the float sums agree), reading through the
+    block cache ``(blocks, words)`` of :func:`new_cache`.
+
+    Hot loops over Bernoulli tapes may write this read out with :func:`philox_block` and
+    :func:`uniform_of` (numba adds reference counting around arrays passed to a helper).
+    """
+    mean = means[arm]
+    for j in range(start, start + count):
+        b = j >> 2
+        if blocks[arm] != b:
+            c0, c1, c2, c3 = philox_block(keys[arm, 0], keys[arm, 1], b)
+            words[arm, 0] = c0
+            words[arm, 1] = c1
+            words[arm, 2] = c2
+            words[arm, 3] = c3
+            blocks[arm] = b
+        u = uniform_of(words[arm, j & 3])
+        if kind == BERNOULLI:
+            s += 1.0 if u < mean else 0.0
+        else:
+            s += reward_from_u(kind, means, scale, values, offsets, arm, u)
+    return s
 
 
 @njit(cache=True)

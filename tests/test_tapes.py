@@ -5,7 +5,8 @@ from hypothesis import strategies as st
 from scipy import stats
 
 from bandit_lib.tapes import (
-    bernoulli_tape, decision_stream, gaussian_tape, philox_raw, replay_tape, tape_reward,
+    bernoulli_tape, counter_uniform, decision_stream, gaussian_tape, new_cache, philox_block, philox_raw, pull_sum,
+    replay_tape, tape_reward, uniform_of,
 )
 
 
@@ -79,6 +80,37 @@ def test_tape_reward_kernel_equals_python_accessors():
     for arm in range(3):
         for j in (0, 1, 7, 12345):
             assert tape_reward(*tape.arrays, arm, j) == tape.reward(arm, j)
+
+
+@pytest.mark.parametrize("make", [
+    lambda: bernoulli_tape([0.1, 0.5, 0.93], 4),
+    lambda: gaussian_tape([0.0, 1.0, -2.0], 0.7, 4),
+    lambda: replay_tape([[0.0, 1.0, 0.5], [2.0], [3.0, -1.0]], 4),
+])
+def test_block_cached_reader_returns_the_tape_rewards(make):
+    """pull_sum (what fast engines read through) adds exactly tape_reward's values, in pull order."""
+    tape = make()
+    blocks, words = new_cache(3)
+    for arm in range(3):
+        s = expected = 0.0
+        for j in range(37):
+            s = pull_sum(*tape.arrays, blocks, words, arm, j, 1, s)
+            expected += tape_reward(*tape.arrays, arm, j)
+            assert s == expected
+    # a batch read equals the same pulls read one by one
+    blocks, words = new_cache(3)
+    assert pull_sum(*tape.arrays, blocks, words, 2, 5, 30, 0.0) == sum(tape_reward(*tape.arrays, 2, j) for j in range(5, 35))
+
+
+@given(st.integers(0, 2**64 - 1), st.integers(0, 2**64 - 1), st.integers(0, 2**40))
+def test_philox_block_and_uniform_of_match_the_single_output_path(k0, k1, block):
+    k0, k1 = np.uint64(k0), np.uint64(k1)
+    words = [np.uint64(x) for x in philox_block(k0, k1, block)]  # numba returns Python ints
+    for w in range(4):
+        r = 4 * block + w
+        assert words[w] == philox_raw(k0, k1, np.uint64(r))
+        assert uniform_of(words[w]) == counter_uniform(k0, k1, r)
+        assert 0.0 < uniform_of(words[w]) < 1.0
 
 
 def test_pull_advances_and_rewind_restarts():

@@ -13,12 +13,11 @@ from hypothesis import strategies as st
 
 from bandit_lib.ksigma_ci import AgrestiCoullCI, HoeffdingCI
 from bandit_lib.policies._ksigma_engine import run_wrr_fast
-from bandit_lib.policies._tape_cache import new_cache, philox_block, pull_sum
 from bandit_lib.policies.ib import ib
 from bandit_lib.policies.nrr import nrr
 from bandit_lib.policies.rr import rr
 from bandit_lib.policies.wrr import wrr
-from bandit_lib.tapes import bernoulli_tape, gaussian_tape, replay_tape, tape_reward
+from bandit_lib.tapes import bernoulli_tape, gaussian_tape, replay_tape
 
 CIS = [AgrestiCoullCI(), AgrestiCoullCI(z_mode="normal"), AgrestiCoullCI(threshold_ci="as_printed"),
        HoeffdingCI(), HoeffdingCI(l_inner="delta_prime")]
@@ -40,28 +39,6 @@ def _assert_same(ref, fast):
     np.testing.assert_array_equal(fast.counts, ref.counts)
     np.testing.assert_array_equal(fast.output, ref.output)
     assert fast.capped == ref.capped
-
-
-# --------------------------------------------------------------------------- tape reader
-
-
-@pytest.mark.parametrize("make", [
-    lambda: bernoulli_tape([0.1, 0.5, 0.93], 4),
-    lambda: gaussian_tape([0.0, 1.0, -2.0], 0.7, 4),
-    lambda: replay_tape([[0.0, 1.0, 0.5], [2.0], [3.0, -1.0]], 4),
-])
-def test_cached_reader_returns_the_tape_rewards(make):
-    tape = make()
-    blocks, words = new_cache(3)
-    for arm in range(3):
-        s = 0.0
-        expected = 0.0
-        for j in range(37):
-            s = pull_sum(*tape.arrays, blocks, words, arm, j, 1, s)
-            expected += tape_reward(*tape.arrays, arm, j)
-            assert s == expected
-    k0, k1 = tape.keys[1]
-    assert list(philox_block(k0, k1, 5)) == list(np.random.Philox(key=tape.keys[1]).random_raw(24)[20:24])
 
 
 # --------------------------------------------------------------------------- RR / WRR

@@ -17,7 +17,7 @@ Each module has a readable per-pull reference (``engine="reference"``) that mirr
 pseudocode, and a numba engine (``engine="fast"``, the default) that makes exactly the same pulls
 and stops at exactly the same pull on the same reward tape (tests/test_zhuang17_engines.py).
 Shared machinery: :mod:`bandit_lib.ksigma_ci` (intervals, l(k), rho*),
-:mod:`bandit_lib.ksigma_hardness` (H1, H2, Theorems 2–3), ``_ksigma_engine`` and ``_tape_cache``
+:mod:`bandit_lib.ksigma_hardness` (H1, H2, Theorems 2–3), ``_ksigma_engine``
 (private).
 
 Reusing the baselines (ADE20, GOLD20)

@@ -50,7 +50,7 @@ from bandit_lib.ksigma_ci import (
     evaluate_kernel, hoeffding_beta_nb, is_active_nb, l_value_nb, threshold_nb, z_value_nb,
 )
 from bandit_lib.runner import Outcome
-from bandit_lib.policies._tape_cache import philox_block, pull_sum, uniform_of
+from bandit_lib.tapes import philox_block, pull_sum, uniform_of
 from bandit_lib.tapes import BERNOULLI, REPLAY, RewardTape
 
 ENGINES = ("fast", "reference")
@@ -506,7 +506,7 @@ def wrr_kernel(kind, keys, means, scale, values, offsets, k, delta, cap, batch, 
             b = min(batch, cap - T)
             mi = m[i]
             si = s[i]
-            if kind == BERNOULLI:  # the tape read of pull_sum, written out (see _tape_cache)
+            if kind == BERNOULLI:  # the tape read of tapes.pull_sum, written out
                 mean = means[i]
                 for j in range(mi, mi + b):
                     blk = j >> 2

@@ -51,7 +51,7 @@ Two engines take exactly the same decisions on the same reward tape and decision
 
 Both call the same compiled UPDATE (``_ade_update``; its checked wrapper is :func:`ade_radii`),
 so every radius is the same float in both; the fast engine reads the reward tape and the decision
-stream through block caches (``bandit_lib.policies._tape_cache``), which return exactly
+stream through block caches (:func:`bandit_lib.tapes.pull_sum`), which return exactly
 ``tape_reward`` and ``counter_uniform``. The
 random threshold arm of the l-th threshold round (``l = 0`` at initialisation) is
 ``floor(u_l * n)`` with ``u_l`` the l-th uniform of a :class:`~bandit_lib.tapes.DecisionStream`
@@ -68,7 +68,7 @@ from numba import njit
 from bandit_lib.checks import check_choice, check_int, check_nonnegative, check_open_unit, check_real
 from bandit_lib.runner import Outcome
 from bandit_lib.seeding import from_description
-from bandit_lib.policies._tape_cache import philox_block, pull_sum, uniform_of
+from bandit_lib.tapes import philox_block, pull_sum, uniform_of
 from bandit_lib.tapes import BERNOULLI, GAUSSIAN, DecisionStream, RewardTape, decision_stream
 
 PI2 = math.pi * math.pi

@@ -56,7 +56,7 @@ from numba import njit
 from bandit_lib.checks import check_positive
 from bandit_lib.ksigma_ci import threshold_nb
 from bandit_lib.policies._ksigma_engine import FN_MARGIN, U, check_common
-from bandit_lib.policies._tape_cache import philox_block, pull_sum, uniform_of
+from bandit_lib.tapes import philox_block, pull_sum, uniform_of
 from bandit_lib.runner import Outcome
 from bandit_lib.tapes import BERNOULLI, RewardTape
 
