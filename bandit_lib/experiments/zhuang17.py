@@ -157,19 +157,21 @@ TWITTER = Experiment(
 # ------------------------------------------------------------------------------ Fig. 3
 
 
-def compute_rho(seed, case: int, rhos: list, runs: int, cap: int) -> dict:
-    n, k = 15, 2.5
-    c = planted_outliers(n, k, case_seed("rho", n, k, case))
-    truth = c.outliers
-    ci = AgrestiCoullCI()
+def rho_sweep(seed, case, ci, rhos: list, runs: int, cap: int, n: int = 15, k: float = 2.5, **tags) -> dict:
+    """WRR on one case with each preset rho and with rho*, ``runs`` tapes shared by all rhos."""
     star = rho_star(n, k, DELTA)
     rows = []
     for r in range(runs):
-        tape = bernoulli_tape(c.means, derive(seed, "tape", r))
+        tape = bernoulli_tape(case.means, derive(seed, "tape", r))
         for label, rho in [(f"{x:g}", x) for x in rhos] + [("rho*", star)]:
             out = wrr(tape.rewind(), k=k, delta=DELTA, cap=cap, ci=ci, rho=rho)
-            rows.append({"rho": rho, "label": label, **_row("WRR", r, out, truth)})
-    return {"case": {**_summary(c.means, k), "rho_star": star}, "rows": rows}
+            rows.append({**tags, "rho": rho, "label": label, **_row("WRR", r, out, case.outliers)})
+    return {"case": {**_summary(case.means, k), "rho_star": star}, "rows": rows}
+
+
+def compute_rho(seed, case: int, rhos: list, runs: int, cap: int) -> dict:
+    n, k = 15, 2.5
+    return rho_sweep(seed, planted_outliers(n, k, case_seed("rho", n, k, case)), AgrestiCoullCI(), rhos, runs, cap, n, k)
 
 
 def plan_rho(profile: str) -> list[Unit]:

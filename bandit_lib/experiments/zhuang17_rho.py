@@ -15,12 +15,9 @@ with three interval families:
 from __future__ import annotations
 
 from bandit_lib.experiment import Experiment, Figure, Unit
-from bandit_lib.experiments.zhuang17 import CHAPTER, DELTA, PAPER, _row, _summary, case_seed
+from bandit_lib.experiments.zhuang17 import CHAPTER, PAPER, case_seed, rho_sweep
 from bandit_lib.instances.planted import planted_outliers
-from bandit_lib.ksigma_ci import AgrestiCoullCI, HoeffdingCI, rho_star
-from bandit_lib.policies.wrr import wrr
-from bandit_lib.seeding import derive
-from bandit_lib.tapes import bernoulli_tape
+from bandit_lib.ksigma_ci import AgrestiCoullCI, HoeffdingCI
 
 FAMILIES = {
     "ac-delta": (AgrestiCoullCI(), "rho", {}),
@@ -37,14 +34,7 @@ def compute_rho_family(seed, family: str, case: int, rhos: list, runs: int, cap:
     n, k = 15, 2.5
     ci, stream, gen = FAMILIES[family]
     c = planted_outliers(n, k, case_seed(stream, n, k, case), **gen)
-    star = rho_star(n, k, DELTA)
-    rows = []
-    for r in range(runs):
-        tape = bernoulli_tape(c.means, derive(seed, "tape", r))
-        for label, rho in [(f"{x:g}", x) for x in rhos] + [("rho*", star)]:
-            out = wrr(tape.rewind(), k=k, delta=DELTA, cap=cap, ci=ci, rho=rho)
-            rows.append({"family": family, "rho": rho, "label": label, **_row("WRR", r, out, c.outliers)})
-    return {"case": {**_summary(c.means, k), "rho_star": star}, "rows": rows}
+    return rho_sweep(seed, c, ci, rhos, runs, cap, n, k, family=family)
 
 
 def plan_rho_family(profile: str) -> list[Unit]:
