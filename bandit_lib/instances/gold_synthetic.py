@@ -92,6 +92,7 @@ def injected_count(n: int, rho: float) -> int:
 
 
 def _raw(gen: np.random.Generator, n: int, eps: float, K: int, kind: str, margin: float, spread: float):
+    """Raw values (before the affine map) and the positions of the K injected outliers."""
     m = n - K
     if kind == "upper":
         u = gen.uniform(0.0, 1.0, size=m)
@@ -110,8 +111,12 @@ def _raw(gen: np.random.Generator, n: int, eps: float, K: int, kind: str, margin
 
 def gold_synthetic(n: int, eps: float, kind: str, seed: SeedLike | np.random.Generator, *, rho: float = 0.9,
                    margin: float = 0.25, spread: float = 1.0, lo: float = 0.02, hi: float = 0.98,
-                   max_tries: int = 100) -> GoldCase:
-    """One synthetic GOLD20 instance (see the module docstring)."""
+                   n_outliers: int | None = None, max_tries: int = 100) -> GoldCase:
+    """One synthetic GOLD20 instance (see the module docstring).
+
+    ``n_outliers`` (default K) injects fewer outliers, e.g. K − 1 for the strict-reading ablation;
+    then the block must be the only group under both readings.
+    """
     n = check_int("n", n, minimum=4)
     eps = check_positive("eps", eps)
     kind = check_choice("kind", kind, KINDS)
@@ -122,12 +127,13 @@ def gold_synthetic(n: int, eps: float, kind: str, seed: SeedLike | np.random.Gen
     hi = check_in_range("hi", hi, lo, 1.0, high_open=False)
     max_tries = check_int("max_tries", max_tries, minimum=1)
     K = injected_count(n, rho)
-    if kind == "intermediate" and (n - K) // 2 <= K:
+    n_out = K if n_outliers is None else check_int("n_outliers", n_outliers, minimum=1, maximum=K)
+    if kind == "intermediate" and (n - n_out) // 2 <= K:
         raise ValueError(f"intermediate data needs each normal group larger than K = {K}; got n={n}, rho={rho}")
     gen = seed if isinstance(seed, np.random.Generator) else generator(seed, "gold_synthetic", kind, n, float(eps))
-    params = {"kind": kind, "margin": margin, "spread": spread, "lo": lo, "hi": hi}
+    params = {"kind": kind, "margin": margin, "spread": spread, "lo": lo, "hi": hi, "injected": n_out}
     for tries in range(1, max_tries + 1):
-        raw, block = _raw(gen, n, eps, K, kind, margin, spread)
+        raw, block = _raw(gen, n, eps, n_out, kind, margin, spread)
         y = lo + (hi - lo) * (raw - raw.min()) / (raw.max() - raw.min())
         perm = gen.permutation(n)        # arm a holds raw value perm[a]
         means = y[perm]
@@ -136,7 +142,8 @@ def gold_synthetic(n: int, eps: float, kind: str, seed: SeedLike | np.random.Gen
         truth = np.sort(inv[block])
         groups = label_groups(means, eps, rho, reading="inclusive").groups
         strict = label_groups(means, eps, rho, reading="strict").groups
-        if len(groups) == 1 and np.array_equal(groups[0], truth) and len(strict) == 0:
+        strict_ok = len(strict) == 0 if n_out == K else (len(strict) == 1 and np.array_equal(strict[0], truth))
+        if len(groups) == 1 and np.array_equal(groups[0], truth) and strict_ok:
             return GoldCase(means, truth, (tuple(int(a) for a in truth),), float(eps), float(rho), "def3.2",
                             params, tries)
     raise RuntimeError(f"gold_synthetic(n={n}, eps={eps}, kind={kind!r}): no draw in {max_tries} tries had the "
