@@ -10,7 +10,7 @@ around the k-sigma rule and its hotspots are not (ε, ρ)-outliers in general, s
 keywords, per the spec's recipe::
 
     r_w ~ LogUniform(0.005, 0.05)                      # keyword base rate
-    normal rates q_i = clip(r_w * exp(sigma * N(0,1)), 0.0005, 0.5)    sigma = 0.5, 47 - k_w arms
+    normal rates q_i = clip(r_w * exp(sigma * N(0,1)), 0.0005, 0.5)    sigma = 1.0, 47 - k_w arms
     k_w ~ UniformInt{1, ..., 4}                        # high outliers ("all outliers are high")
     D = max neighbourhood distance of the normal rates;  g = (1 + eps) D (1 + margin)
     outliers = max(q) + g + spread * D * U(0,1)^k_w
@@ -20,7 +20,10 @@ keywords, per the spec's recipe::
 with eps = 2.5, rho = 0.9, margin = 0.25, spread = 0.5. K = 4.7 is not an integer, so the strict
 and inclusive readings coincide: groups have at most 4 arms while GOLD stops at 5 terminal arms,
 so on every keyword GOLD must also isolate at least one normal arm (the paper's real data had
-the same property). Keyword ``w`` has its own seed stream, so it is the same however many keywords
+the same property). The spec proposes a log-normal spread sigma = 0.5 and says to increase it if
+GOLD's typical pull counts reach the cap: with 0.5 GOLD reached the 10^7 cap in every run of the
+first keywords we tried (isolating a fifth arm means cutting gaps between close normal rates);
+with sigma = 1.0 (the default here) most keywords stop below the cap (2 of the first 8 did not). Keyword ``w`` has its own seed stream, so it is the same however many keywords
 are drawn. Public API: ``gold_twitter(seed, *, n_keywords=20, ...) -> list[GoldCase]``; the
 keywords are named ``kw01``..``kw20`` and the first of :data:`EFFICIENCY_KEYWORDS` carries the
 label "Yankee" in the efficiency panel (a name only: the data are synthetic).
@@ -45,7 +48,7 @@ def _log_uniform(gen: np.random.Generator, low: float, high: float) -> float:
     return float(np.exp(gen.uniform(np.log(low), np.log(high))))
 
 
-def gold_twitter_keyword(seed: SeedLike, w: int, *, eps: float = 2.5, rho: float = 0.9, sigma: float = 0.5,
+def gold_twitter_keyword(seed: SeedLike, w: int, *, eps: float = 2.5, rho: float = 0.9, sigma: float = 1.0,
                          margin: float = 0.25, spread: float = 0.5, n: int = N_REGIONS,
                          max_tries: int = 1000) -> GoldCase:
     """Keyword ``w`` of the stand-in (see the module docstring)."""
