@@ -11,10 +11,10 @@ neighbour test compares the same floats. The engine differs only in which tests 
 2. **Certified passes.** ``bb[j]`` holds :math:`b\beta_j` from the last time it was computed
    (with the current :math:`s_j, m_j`): a lower bound of :math:`b\beta_j(T)` now, by the same
    monotonicity. If :math:`|\hat y_i-\hat y_j| \le (b\beta_i + bb_j)(1-10^{-10})` the reference's
-   float test passes too (the margin covers the few ulps by which the float expressions can
-   differ; :math:`\beta_j` grows by a relative :math:`\gtrsim 10^{-9}` per pull even at
-   :math:`T=10^8`). Otherwise :math:`\beta_j(T)` is computed exactly and the reference's own float
-   test decides.
+   float test passes too: the exact width only grew since ``bb[j]`` was computed, and the margin
+   covers the few ulps by which the float values (``erfcinv``/``log`` are accurate to a few ulps;
+   β is a well-conditioned function of them) and the two float expressions can differ.
+   Otherwise :math:`\beta_j(T)` is computed exactly and the reference's own float test decides.
 3. **Components change only when an edge is deleted**, and only by splitting the component of the
    pulled arm (fact 3). For each deleted edge ``{i, j}`` still inside one component, a
    bidirectional breadth-first search from ``i`` and ``j`` (one node of each side in turn) stops
