@@ -56,6 +56,19 @@ The signatures below are stable::
 
 Errors name the bad argument (e.g. ``cap must allow the initial pulls ...; got cap=5``).
 
+GOLD20 (generic outlier arms: high, low and intermediate; the definitions, labels and the
+ranking-to-set conversion are in :mod:`bandit_lib.generic_outliers`):
+
+* :mod:`bandit_lib.policies.gold` — GOLD (Algorithm 1 of Ban & He 2020)::
+
+      gold(tape, *, eps, rho, delta, cap, width="bernoulli", reading="inclusive", R=1.0,
+           log_edges=False, engine="fast") -> Outcome
+      gold_reference(tape, *, eps, rho, delta, cap, ...) -> Outcome
+
+  ``Outcome.output`` is the ranking Omega (all arms, best first); ``info["S"]`` the pull at which
+  each arm became terminal (inf if never). The exact numba engine is in ``_gold_engine``
+  (private); tests/test_gold20_policy.py checks it against the all-edges reference.
+
 UIG (regret minimisation on unit interval graphs; the ``select``/``update`` protocol of
 :mod:`bandit_lib.policies.base`, run by ``base.simulate`` on a reward tape or by
 :func:`bandit_lib.recommendation.replay` on logged data):
