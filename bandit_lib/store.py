@@ -88,6 +88,23 @@ def git_commit() -> str | None:
         return None
 
 
+def _write_atomically(path: Path, data: dict[str, Any]) -> None:
+    """Write ``data`` as one JSON line to ``path`` through a temporary file renamed into place."""
+    text = json.dumps(data, cls=_Encoder, sort_keys=True, separators=(",", ":"))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w") as handle:
+            handle.write(text + "\n")
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(tmp, 0o644)  # mkstemp creates 0600; results are meant to be shared
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
 @dataclass(frozen=True)
 class Record:
     path: Path
@@ -172,20 +189,18 @@ class ResultStore:
             "elapsed_seconds": round(float(elapsed), 3),
             "payload": normalise(payload),
         }
-        text = json.dumps(data, cls=_Encoder, sort_keys=True, separators=(",", ":"))
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-        try:
-            with os.fdopen(fd, "w") as handle:
-                handle.write(text + "\n")
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.chmod(tmp, 0o644)  # mkstemp creates 0600; results are meant to be shared
-            os.replace(tmp, path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        _write_atomically(path, data)
         return Record(path, data)
+
+    def restamp(self, record: Record, *, fingerprint: str, note: dict[str, Any]) -> Record:
+        """Give ``record`` a new code fingerprint, keeping its payload and provenance, and say
+        why under ``restamped`` (a list, oldest first). Only ``tools/restamp.py`` calls this,
+        after proving that the code which computed the record is the code of ``fingerprint``."""
+        data = dict(record.data)
+        data["restamped"] = [*data.get("restamped", []), {"from_fingerprint": data["fingerprint"], **note}]
+        data["fingerprint"] = fingerprint
+        _write_atomically(record.path, data)
+        return Record(record.path, data)
 
     def units(self, paper: str, experiment: str) -> list[str]:
         """Keys of the units stored for an experiment."""

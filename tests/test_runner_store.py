@@ -1,3 +1,4 @@
+import importlib
 import json
 
 import numpy as np
@@ -7,7 +8,8 @@ import toy_compute
 from bandit_lib.experiment import Experiment, Unit
 from bandit_lib.experiments import all_experiments, select
 from bandit_lib.experiments.foundations import compute_coverage
-from bandit_lib.fingerprint import _module_digest, code_fingerprint, import_closure
+from bandit_lib import fingerprint
+from bandit_lib.fingerprint import code_fingerprint, import_closure, module_digest
 from bandit_lib.runner import Instance, Outcome, run_many, run_policy
 from bandit_lib.store import MalformedResult, MissingResult, ResultStore, StaleResult
 
@@ -139,14 +141,67 @@ def test_unit_keys_and_store_paths_are_checked():
         Experiment("p", "n", "t", compute=lambda seed: 1, plan=lambda p: [], entropy=1, chapter="c")
 
 
-def test_fingerprint_ignores_docstrings_and_comments_but_not_code(tmp_path):
-    a = tmp_path / "a.py"
-    a.write_text('"""Doc."""\nimport os\n\ndef f(x):\n    """Say hi."""\n    return x + 1  # comment\n')
-    b = tmp_path / "b.py"
-    b.write_text('"""Another doc."""\nimport os\n\n\ndef f(x):\n    # other comment\n    return x + 1\n')
-    c = tmp_path / "c.py"
-    c.write_text('import os\n\ndef f(x):\n    return x + 2\n')
-    assert _module_digest(a, 0) == _module_digest(b, 0) != _module_digest(c, 0)
+def _toy_package(root, name, files):
+    """Write the modules ``files`` ({relative path: source}) of a package ``name`` under ``root``."""
+    for rel, text in {"__init__.py": "", **files}.items():
+        path = root / name / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+        if rel.endswith("/__init__.py") or "/" in rel:
+            (path.parent / "__init__.py").touch()
+    importlib.invalidate_caches()
+
+
+@pytest.fixture
+def toy_package(tmp_path, monkeypatch):
+    """The fingerprint's package name pointed at throw-away packages under tmp_path."""
+    monkeypatch.syspath_prepend(str(tmp_path))
+
+    class Toy:
+        def __init__(self, name, files):
+            _toy_package(tmp_path, name, files)
+            self.name = name
+
+        def digest(self, module="a"):
+            monkeypatch.setattr(fingerprint, "PACKAGE", self.name)
+            return module_digest(f"{self.name}.{module}")
+
+        def closure(self, module="a"):
+            monkeypatch.setattr(fingerprint, "PACKAGE", self.name)
+            return set(import_closure(f"{self.name}.{module}"))
+
+    return Toy
+
+
+def test_fingerprint_ignores_docstrings_and_comments_but_not_code(toy_package):
+    base = {"b.py": "def g(x):\n    return 2 * x\n"}
+    a = toy_package("toy_doc1", {**base, "a.py": '"""Doc."""\nfrom toy_doc1.b import g\n\ndef f(x):\n    """Hi."""\n    return g(x) + 1  # c\n'})
+    b = toy_package("toy_doc2", {**base, "a.py": 'from toy_doc2.b import g\n\n\ndef f(x):\n    # other\n    return g(x) + 1\n'})
+    c = toy_package("toy_doc3", {**base, "a.py": 'from toy_doc3.b import g\n\ndef f(x):\n    return g(x) + 2\n'})
+    assert a.digest() == b.digest() != c.digest()
+
+
+def test_fingerprint_survives_a_move_but_not_a_change_of_an_imported_module(toy_package):
+    b = "import math\n\ndef g(x):\n    return math.sqrt(x)\n\ndef h(x):\n    return x\n"
+    a = "from {p}{m} import g\nfrom {p} import helpers\n\ndef f(x):\n    return helpers.k(g(x))\n"
+    helpers = "def k(x):\n    return x + 1\n"
+    here = toy_package("toy_m1", {"b.py": b, "helpers.py": helpers, "a.py": a.format(p="toy_m1", m=".b")})
+    # b moved into a subpackage, helpers imported through a re-export of the package
+    moved = toy_package("toy_m2", {
+        "deep/place/b.py": b, "util/helpers.py": helpers,
+        "__init__.py": "from toy_m2.util import helpers\n",
+        "a.py": a.format(p="toy_m2", m=".deep.place.b"),
+    })
+    assert here.digest() == moved.digest()
+    changed = toy_package("toy_m3", {"b.py": b.replace("sqrt", "exp"), "helpers.py": helpers,
+                                     "a.py": a.format(p="toy_m3", m=".b")})
+    assert changed.digest() != here.digest()
+    other_name = toy_package("toy_m4", {"b.py": b, "helpers.py": helpers,
+                                        "a.py": a.format(p="toy_m4", m=".b").replace("import g", "import h as g")})
+    assert other_name.digest() != here.digest()
+    m = moved.name
+    # the re-export is followed to where helpers is defined
+    assert moved.closure() == {f"{m}.a", f"{m}.deep.place.b", f"{m}.util.helpers"}
 
 
 def test_fingerprint_follows_the_import_closure_and_skips_infrastructure():

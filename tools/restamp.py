@@ -1,0 +1,145 @@
+"""Restamp cached results after a change of the fingerprint *algorithm*, recomputing nothing.
+
+    python tools/restamp.py --from REV            # dry run: what would be restamped, and why not
+    python tools/restamp.py --from REV --apply    # rewrite the fingerprints
+
+A record may carry the fingerprint of the current code without being recomputed only if the code
+that computed it is the current code. For each registered experiment this script proves that in
+two steps, and restamps nothing that fails either:
+
+1. *The record was fresh at REV.* REV's own code (a ``git archive`` export of REV, imported in a
+   subprocess) gives each experiment's fingerprint, import closure, unit parameters and seeds.
+   The record must carry exactly that fingerprint, and the parameters and seed that both REV's
+   and the current plan give the unit.
+2. *The code that computed it is unchanged.* The experiment's import closure is the same set of
+   modules at REV and now, and every module's docstring-free syntax tree is identical (comments
+   and docstrings are all that may differ).
+
+Then the record's payload, parameters, seed, commit and timings are kept, its ``fingerprint``
+becomes the current one, and a ``restamped`` entry says from which fingerprint and REV.
+Use it when the fingerprint is computed differently (as when it became a Merkle digest), never
+to bless a change of code: a code change is proved only by recomputing (``make reproduce``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import json
+import os
+import subprocess
+import sys
+import tarfile
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+# Runs inside REV's tree: REV's registry and fingerprint, whichever layout REV has.
+_PROBE = r"""
+import json, sys
+try:
+    from bandit_lib.infra.registry import all_experiments
+    from bandit_lib.infra.fingerprint import import_closure
+except ImportError:
+    from bandit_lib.experiments import all_experiments
+    from bandit_lib.fingerprint import import_closure
+try:
+    from bandit_lib.infra.store import normalise
+except ImportError:
+    from bandit_lib.store import normalise
+from bandit_lib.seeding import describe
+out = {}
+for e in all_experiments():
+    closure = {m: str(p) for m, p in import_closure(e.compute.__module__).items()}
+    out[e.id] = {
+        "fingerprint": e.fingerprint(),
+        "closure": closure,
+        "units": {u.key: {"params": normalise(u.params), "seed": normalise(describe(e.seed(u)))} for u in e.units("full")},
+    }
+json.dump(out, sys.stdout)
+"""
+
+
+def _code(path: Path) -> str:
+    from bandit_lib.fingerprint import _strip_docstrings
+
+    return ast.dump(_strip_docstrings(ast.parse(path.read_text(), filename=str(path))))
+
+
+def probe(rev: str, workdir: Path) -> tuple[str, dict]:
+    """REV's full commit and what REV's code says of every experiment."""
+    commit = subprocess.run(["git", "rev-parse", "--verify", f"{rev}^{{commit}}"], cwd=ROOT, check=True,
+                            capture_output=True, text=True).stdout.strip()
+    archive = workdir / "rev.tar"
+    subprocess.run(["git", "archive", "--format=tar", "-o", str(archive), commit, "bandit_lib"], cwd=ROOT, check=True)
+    tree = workdir / "tree"
+    with tarfile.open(archive) as tar:
+        tar.extractall(tree, filter="data")
+    env = {**os.environ, "PYTHONPATH": str(tree), "BANDIT_PROGRESS": "0", "PYTHONDONTWRITEBYTECODE": "1"}
+    done = subprocess.run([sys.executable, "-c", _PROBE], cwd=tree, env=env, check=True,
+                          capture_output=True, text=True)
+    return commit, json.loads(done.stdout)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--from", dest="rev", required=True, help="the commit whose fingerprints the records carry")
+    parser.add_argument("--apply", action="store_true", help="rewrite the records (default: dry run)")
+    parser.add_argument("--results", type=Path, default=None, help="result root (default: data/results)")
+    args = parser.parse_args(argv)
+
+    from bandit_lib.experiments import all_experiments
+    from bandit_lib.fingerprint import import_closure
+    from bandit_lib.profiles import committed_results_root
+    from bandit_lib.seeding import describe
+    from bandit_lib.store import ResultStore, normalise
+
+    store = ResultStore(args.results or committed_results_root())
+    with tempfile.TemporaryDirectory() as tmp:
+        commit, old = probe(args.rev, Path(tmp))
+        counts = {"restamped": 0, "already current": 0, "refused": 0}
+        for exp in all_experiments():
+            then = old.get(exp.id)
+            if then is None:
+                print(f"{exp.id}: not registered at {args.rev}; nothing to restamp")
+                continue
+            now_closure = import_closure(exp.compute.__module__)
+            changed = sorted(set(now_closure) ^ set(then["closure"])) or [
+                m for m in sorted(now_closure) if _code(now_closure[m]) != _code(Path(then["closure"][m]))
+            ]
+            fingerprint = exp.fingerprint()
+            for unit in exp.units("full"):
+                record = store.read(exp.paper, exp.name, unit.key)
+                expected = {"params": normalise(unit.params), "seed": normalise(describe(exp.seed(unit)))}
+                why = None
+                if record is None:
+                    why = "no record"
+                elif record.data["fingerprint"] == fingerprint:
+                    counts["already current"] += 1
+                    continue
+                elif changed:
+                    why = f"code changed since {args.rev} in {changed[:4]}"
+                elif then["units"].get(unit.key) != expected:
+                    why = f"the unit's parameters or seed at {args.rev} differ from the current plan"
+                elif record.data["fingerprint"] != then["fingerprint"]:
+                    why = f"not fresh at {args.rev} (carries {record.data['fingerprint']}, {args.rev} computes {then['fingerprint']})"
+                elif record.stale_reason(params=unit.params, seed=describe(exp.seed(unit)), fingerprint=record.data["fingerprint"]):
+                    why = "the record's parameters or seed differ from the plan"
+                if why:
+                    counts["refused"] += 1
+                    print(f"{exp.id}/{unit.key}: refused: {why}")
+                    continue
+                counts["restamped"] += 1
+                if args.apply:
+                    store.restamp(record, fingerprint=fingerprint,
+                                  note={"from_commit": commit, "why": "fingerprint algorithm changed; code identical"})
+        verb = "restamped" if args.apply else "would restamp"
+        print(f"{verb} {counts['restamped']}, already current {counts['already current']}, refused {counts['refused']}"
+              f" (from {commit[:12]})")
+        return 1 if counts["refused"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
