@@ -22,7 +22,7 @@ import numpy as np
 from tqdm import tqdm
 
 from bandit_lib.checks import check_choice, check_int, check_positive, check_vector
-from bandit_lib.profiles import progress_enabled
+from bandit_lib.infra.profiles import progress_enabled
 from bandit_lib.seeding import SeedLike
 from bandit_lib.tapes import RewardTape, bernoulli_tape, gaussian_tape, replay_tape
 

@@ -6,8 +6,8 @@ to the same cap and, separately, to the end of the run. Both make the same decis
 once more), so pulls per second compare like for like."""
 
 from benchmarks.timing import compare
-from bandit_lib.ade_instances import uniform_window
-from bandit_lib.policies.ade import ade, ade_reference
+from bandit_lib.ade20.instances import uniform_window
+from bandit_lib.ade20.ade import ade, ade_reference
 from bandit_lib.runner import Instance
 
 

@@ -7,10 +7,10 @@ CG's cost grows with γ (its iterations per pull do), the exact solver's does no
 """
 
 from benchmarks.timing import compare
-from bandit_lib.grapl_runs.synthetic import make_instance
-from bandit_lib.graph_estimator import graph_system
-from bandit_lib.policies.apt import apt, apt_fast
-from bandit_lib.policies.grapl import grapl, grapl_fast
+from bandit_lib.grapl20.experiments.synthetic import make_instance
+from bandit_lib.grapl20.estimator import graph_system
+from bandit_lib.grapl20.apt import apt, apt_fast
+from bandit_lib.grapl20.grapl import grapl, grapl_fast
 
 
 def run() -> list[dict]:

@@ -7,11 +7,11 @@ Target: fast >= 100x reference for RR and WRR at n = 20 and n = 200.
 """
 
 from benchmarks.timing import compare
-from bandit_lib.instances.planted import planted_outliers
-from bandit_lib.ksigma_ci import AgrestiCoullCI
-from bandit_lib.policies.ib import ib
-from bandit_lib.policies.rr import rr
-from bandit_lib.policies.wrr import wrr
+from bandit_lib.zhuang17.instances import planted_outliers
+from bandit_lib.zhuang17.intervals import AgrestiCoullCI
+from bandit_lib.zhuang17.ib import ib
+from bandit_lib.zhuang17.rr import rr
+from bandit_lib.zhuang17.wrr import wrr
 from bandit_lib.tapes import bernoulli_tape
 
 K = 2.5

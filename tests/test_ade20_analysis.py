@@ -4,8 +4,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from bandit_lib.ade_instances import hcb_like
-from bandit_lib.ade_analysis import crossover, mean_pulls, model_table, relative_cost, scorecard
+from bandit_lib.ade20.instances import hcb_like
+from bandit_lib.ade20.report import crossover, mean_pulls, model_table, relative_cost, scorecard
 
 
 def table(index, **cols):
@@ -60,7 +60,7 @@ def test_bad_input():
 
 
 def test_theory_and_balance_summaries():
-    from bandit_lib.ade_analysis import balance_summary, theory_summary
+    from bandit_lib.ade20.report import balance_summary, theory_summary
 
     runs = pd.DataFrame({
         "source": ["a", "a", "b"], "correct": [True, False, True], "capped": [False, False, False],

@@ -5,9 +5,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bandit_lib.ksigma_ci import HoeffdingCI
-from bandit_lib.policies.rr import rr
-from bandit_lib.policies.wrr import wrr
+from bandit_lib.zhuang17.intervals import HoeffdingCI
+from bandit_lib.zhuang17.rr import rr
+from bandit_lib.zhuang17.wrr import wrr
 from bandit_lib.tapes import bernoulli_tape
 
 CI = HoeffdingCI(R=1.0)

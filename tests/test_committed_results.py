@@ -3,9 +3,9 @@ there and match the current code, or `make book` would recompute them (slowly) o
 
 import pytest
 
-from bandit_lib.experiments import all_experiments
-from bandit_lib.profiles import committed_results_root
-from bandit_lib.store import ResultStore
+from bandit_lib.infra.registry import all_experiments
+from bandit_lib.infra.profiles import committed_results_root
+from bandit_lib.infra.store import ResultStore
 
 
 @pytest.mark.parametrize("experiment", all_experiments(), ids=lambda e: e.id)

@@ -1,4 +1,4 @@
-"""GOLD20 definitions (spec gold.md §1, §2.1 constants, §4.5): bandit_lib.generic_outliers.
+"""GOLD20 definitions (spec gold.md §1, §2.1 constants, §4.5): bandit_lib.gold20.problem.
 
 Hand-made examples, the exact outlier budget K, both size readings, LABEL (Def 3.2) and
 LABEL_ARMS (Def 3.1) against brute force over all subsets, invariances, and reading a set off a
@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bandit_lib.generic_outliers import (
+from bandit_lib.gold20.problem import (
     EPS_MIN, KAPPA, delta_min, detected_set, is_outlier_group, is_small, label_arms, label_groups,
     max_neighbourhood_distance, neighbourhood_distances, outlier_budget, ranking_correct,
     satisfies_definition_31, small_limit, stop_count, width_multiplier,

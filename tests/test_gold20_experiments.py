@@ -7,8 +7,8 @@ import math
 import numpy as np
 import pytest
 
-from bandit_lib.experiments import gold20 as g
-from bandit_lib.generic_outliers import label_groups, width_multiplier
+from bandit_lib.gold20 import experiments as g
+from bandit_lib.gold20.problem import label_groups, width_multiplier
 from bandit_lib.ksigma import ksigma_outliers
 from bandit_lib.seeding import derive
 from bandit_lib.tapes import bernoulli_tape

@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from bandit_lib.generic_outliers import is_outlier_group, label_arms, label_groups, max_neighbourhood_distance
-from bandit_lib.instances.gold_synthetic import gold_synthetic, injected_count
-from bandit_lib.instances.gold_twitter import gold_twitter, gold_twitter_keyword
-from bandit_lib.instances.yahoo_like import DAYS, TWO_SIDED, yahoo_day, yahoo_like
+from bandit_lib.gold20.problem import is_outlier_group, label_arms, label_groups, max_neighbourhood_distance
+from bandit_lib.gold20.instances import gold_synthetic, injected_count
+from bandit_lib.gold20.twitter_like import gold_twitter, gold_twitter_keyword
+from bandit_lib.gold20.yahoo_like import DAYS, TWO_SIDED, yahoo_day, yahoo_like
 
 
 @pytest.mark.parametrize("kind", ["upper", "intermediate"])

@@ -8,8 +8,8 @@ import scipy.sparse.linalg as spla
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bandit_lib.graph_estimator import GraphEstimator, conjugate_gradient, graph_system, laplacian
-from bandit_lib.thresholding import (
+from bandit_lib.grapl20.estimator import GraphEstimator, conjugate_gradient, graph_system, laplacian
+from bandit_lib.grapl20.problem import (
     classes_paper, classes_ref, complexity_H, complexity_H_star, complexity_H_tilde, error_paper, error_ref, loss,
     n_small, wrong_counts,
 )
@@ -251,7 +251,7 @@ def test_blas_is_pinned_to_one_thread_inside_the_block_and_restored_after():
 
 
 def test_bad_inputs_of_the_remaining_metric_functions():
-    from bandit_lib.thresholding import ThresholdRun, complexity_H_star, n_judged_paper
+    from bandit_lib.grapl20.problem import ThresholdRun, complexity_H_star, n_judged_paper
     with pytest.raises(ValueError, match=r"means\[0\]=inf"):
         loss([0.5], [np.inf], 0.5, 0.1)
     with pytest.raises(ValueError, match="eps=-1.0"):

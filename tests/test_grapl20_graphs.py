@@ -4,11 +4,11 @@ import networkx as nx
 import numpy as np
 import pytest
 
-from bandit_lib.data.polblogs_gml import load_polblogs_gml, parse_polblogs_gml
-from bandit_lib.graphs.karate import karate_club
-from bandit_lib.graphs.polblogs_like import graph_statistics, largest_component, polblogs_like
-from bandit_lib.graphs.sbm import two_block_sbm
-from bandit_lib.graphs.small_world import newman_watts_smooth, smooth_signal
+from bandit_lib.grapl20.polblogs_gml import load_polblogs_gml, parse_polblogs_gml
+from bandit_lib.grapl20.karate import karate_club
+from bandit_lib.grapl20.polblogs_like import graph_statistics, largest_component, polblogs_like
+from bandit_lib.grapl20.sbm import two_block_sbm
+from bandit_lib.grapl20.small_world import newman_watts_smooth, smooth_signal
 
 
 def test_two_block_sbm():
@@ -193,9 +193,9 @@ def test_bad_graph_inputs_raise_naming_the_value(make, message):
 
 
 def test_experiment_inputs_are_checked():
-    from bandit_lib.grapl_runs.polblogs import fig3_instance
-    from bandit_lib.grapl_runs.synthetic import compute_synthetic, make_instance
-    from bandit_lib.grapl_runs.theory import compute_theory
+    from bandit_lib.grapl20.experiments.polblogs import fig3_instance
+    from bandit_lib.grapl20.experiments.synthetic import compute_synthetic, make_instance
+    from bandit_lib.grapl20.experiments.theory import compute_theory
     with pytest.raises(ValueError, match="figure='ring'"):
         make_instance("ring", 0, 10)
     with pytest.raises(ValueError, match="data='blogs'"):

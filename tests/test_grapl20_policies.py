@@ -7,16 +7,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bandit_lib.graph_estimator import graph_system
-from bandit_lib.graphs.karate import karate_club
-from bandit_lib.graphs.sbm import two_block_sbm
-from bandit_lib.graphs.small_world import newman_watts_smooth
-from bandit_lib.policies.algorithm1 import (
+from bandit_lib.grapl20.estimator import graph_system
+from bandit_lib.grapl20.karate import karate_club
+from bandit_lib.grapl20.sbm import two_block_sbm
+from bandit_lib.grapl20.small_world import newman_watts_smooth
+from bandit_lib.grapl20.algorithm1 import (
     algorithm1, algorithm1_fast, iid_uniform_schedule, permutation_schedule, round_robin_schedule,
 )
-from bandit_lib.policies.apt import apt, apt_fast
-from bandit_lib.policies.grapl import grapl, grapl_fast, grapl_index
-from bandit_lib.policies.no_graph import no_graph
+from bandit_lib.grapl20.apt import apt, apt_fast
+from bandit_lib.grapl20.grapl import grapl, grapl_fast, grapl_index
+from bandit_lib.grapl20.no_graph import no_graph
 from bandit_lib.tapes import bernoulli_tape, gaussian_tape
 
 
@@ -204,7 +204,7 @@ def test_engine_and_reference_agree_on_a_paper_like_instance(solver):
 @settings(max_examples=30)
 @given(st.integers(2, 30), st.integers(0, 10_000), st.integers(1, 90))
 def test_no_graph_running_totals_equal_a_full_recount(n, seed, horizon):
-    from bandit_lib.thresholding import wrong_counts
+    from bandit_lib.grapl20.problem import wrong_counts
     rng = np.random.default_rng(seed)
     means = rng.choice([0.0, 0.495, 0.5, 0.505, 1.0], size=n)
     schedule = rng.integers(n, size=horizon)

@@ -8,12 +8,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bandit_lib.graph_estimator import GraphEstimator, graph_system
-from bandit_lib.grapl_theory import (
+from bandit_lib.grapl20.estimator import GraphEstimator, graph_system
+from bandit_lib.grapl20.theory import (
     M_constant, T0, bound_prop22, bound_prop36, bound_thm31, clique_graph, clique_spectrum, effective_dimension,
     eigenvalues, gamma_star, lemma_a1_radius, lemma_a2_bound, lemma_a3_bound, lower_bound_cliques, smoothness_norm,
 )
-from bandit_lib.grapl_runs.common import first_time_at_most, last_time_above, quantile_curves, t_grid
+from bandit_lib.grapl20.experiments.common import first_time_at_most, last_time_above, quantile_curves, t_grid
 
 
 def clique_instance(D=20, K=50, lam=1e-5):

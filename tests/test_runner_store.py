@@ -5,13 +5,13 @@ import numpy as np
 import pytest
 
 import toy_compute
-from bandit_lib.experiment import Experiment, Unit
-from bandit_lib.experiments import all_experiments, select
-from bandit_lib.experiments.foundations import compute_coverage
-from bandit_lib import fingerprint
-from bandit_lib.fingerprint import code_fingerprint, import_closure, module_digest
+from bandit_lib.infra.experiment import Experiment, Unit
+from bandit_lib.infra.registry import all_experiments, select
+from bandit_lib.foundations.experiments import compute_coverage
+from bandit_lib.infra import fingerprint
+from bandit_lib.infra.fingerprint import code_fingerprint, import_closure, module_digest
 from bandit_lib.runner import Instance, Outcome, run_many, run_policy
-from bandit_lib.store import MalformedResult, MissingResult, ResultStore, StaleResult
+from bandit_lib.infra.store import MalformedResult, MissingResult, ResultStore, StaleResult
 
 
 def round_robin_budget(tape, *, cap, budget):
@@ -205,12 +205,12 @@ def test_fingerprint_survives_a_move_but_not_a_change_of_an_imported_module(toy_
 
 
 def test_fingerprint_follows_the_import_closure_and_skips_infrastructure():
-    closure = import_closure("bandit_lib.experiments.foundations")
+    closure = import_closure("bandit_lib.foundations.experiments")
     assert {"bandit_lib.tapes", "bandit_lib.radii", "bandit_lib.special"} <= set(closure)
-    assert "bandit_lib.store" not in closure and "bandit_lib.experiment" not in closure
+    assert "bandit_lib.infra.store" not in closure and "bandit_lib.infra.experiment" not in closure
     assert code_fingerprint("toy_compute") != code_fingerprint("bandit_lib.tapes")
     with pytest.raises(ValueError, match="module="):
-        code_fingerprint("bandit_lib.store")
+        code_fingerprint("bandit_lib.infra.store")
 
 
 def test_registry_discovers_experiments_and_names_bad_keys():

@@ -2,7 +2,11 @@
 
 import pytest
 
-from bandit_lib.experiments import uig_jester, uig_reduction, uig_regret, uig_theory, uig_timing
+from bandit_lib.uig.experiments import jester as uig_jester
+from bandit_lib.uig.experiments import reduction as uig_reduction
+from bandit_lib.uig.experiments import regret as uig_regret
+from bandit_lib.uig.experiments import theory as uig_theory
+from bandit_lib.uig.experiments import timing as uig_timing
 from bandit_lib.seeding import derive
 
 
@@ -42,8 +46,8 @@ def test_jester_replay_experiment_on_a_small_stand_in():
 
 
 def test_the_jester_experiment_reads_a_local_copy(tmp_path, monkeypatch):
-    from bandit_lib.data.jester import write_jester_csv
-    from bandit_lib.instances.jester_like import jester_like
+    from bandit_lib.uig.jester import write_jester_csv
+    from bandit_lib.uig.jester_like import jester_like
 
     path = write_jester_csv(jester_like(9, n_users=1200), tmp_path / "jester-data-1.csv")
     monkeypatch.setenv(uig_jester.JESTER_ENV, str(path))

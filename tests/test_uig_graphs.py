@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bandit_lib.graphs.candidates import (
+from bandit_lib.uig.candidates import (
     candidate_classes,
     candidate_set_by_permutations,
     candidate_set_complete,
@@ -19,9 +19,9 @@ from bandit_lib.graphs.candidates import (
     eliminate_partial,
     simplicial_vertices,
 )
-from bandit_lib.graphs.domination import domination_number, exploration_values
-from bandit_lib.graphs.lower_bound import LowerBoundLP, lower_bound_rates, lower_bound_rates_linprog, mirror_means
-from bandit_lib.graphs.uig import (
+from bandit_lib.uig.domination import domination_number, exploration_values
+from bandit_lib.uig.lower_bound import LowerBoundLP, lower_bound_rates, lower_bound_rates_linprog, mirror_means
+from bandit_lib.uig.problem import (
     NotUnitIntervalGraph,
     bfs_levels,
     check_adjacency,

@@ -3,10 +3,10 @@
 import numpy as np
 import pytest
 
-from bandit_lib.data.jester import jester_summary, load_jester, normalise, write_jester_csv
-from bandit_lib.instances.jester_like import GAUGE, jester_like
-from bandit_lib.policies.base import simulate
-from bandit_lib.recommendation import candidates_at, pair_distances, replay, select_epsilon, side_information
+from bandit_lib.uig.jester import jester_summary, load_jester, normalise, write_jester_csv
+from bandit_lib.uig.jester_like import GAUGE, jester_like
+from bandit_lib.uig.protocol import simulate
+from bandit_lib.uig.recommendation import candidates_at, pair_distances, replay, select_epsilon, side_information
 
 FIXTURE = """3,-9.81,99,8.5,99,1.00
 2,99,99,10,-10,99

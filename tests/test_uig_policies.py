@@ -7,19 +7,19 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bandit_lib.graphs.candidates import candidate_set_from_means
-from bandit_lib.graphs.uig import reveal, similarity_graph
-from bandit_lib.instances.uig_instances import random_instance
-from bandit_lib.policies.base import argmax_ties, simulate
-from bandit_lib.policies.ckl_ucb import CKLUCB, hop_matrix
-from bandit_lib.policies.lsdt_csi import LSDTCSI, hierarchical_ucb_replay, run_lsdt_csi_fast
-from bandit_lib.policies.lsdt_psi import LSDTPSI, epoch_targets, final_epoch
-from bandit_lib.policies.lsdt_ts import LSDTTSComplete, LSDTTSPartial
-from bandit_lib.policies.osub import OSUB
-from bandit_lib.policies.ossb import OSSB
-from bandit_lib.policies.ts import ThompsonSampling, binarise, replay_ts_fast
-from bandit_lib.policies.ucb1 import UCB1, replay_ucb1_fast, run_ucb1_fast
-from bandit_lib.recommendation import replay
+from bandit_lib.uig.candidates import candidate_set_from_means
+from bandit_lib.uig.problem import reveal, similarity_graph
+from bandit_lib.uig.instances import random_instance
+from bandit_lib.uig.protocol import argmax_ties, simulate
+from bandit_lib.uig.ckl_ucb import CKLUCB, hop_matrix
+from bandit_lib.uig.lsdt_csi import LSDTCSI, hierarchical_ucb_replay, run_lsdt_csi_fast
+from bandit_lib.uig.lsdt_psi import LSDTPSI, epoch_targets, final_epoch
+from bandit_lib.uig.lsdt_ts import LSDTTSComplete, LSDTTSPartial
+from bandit_lib.uig.osub import OSUB
+from bandit_lib.uig.ossb import OSSB
+from bandit_lib.uig.ts import ThompsonSampling, binarise, replay_ts_fast
+from bandit_lib.uig.ucb1 import UCB1, replay_ucb1_fast, run_ucb1_fast
+from bandit_lib.uig.recommendation import replay
 from bandit_lib.tapes import bernoulli_tape, decision_stream, gaussian_tape
 
 instance_st = st.tuples(

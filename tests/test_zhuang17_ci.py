@@ -9,10 +9,10 @@ from hypothesis import strategies as st
 from scipy import special
 
 from bandit_lib.ksigma import ksigma_threshold
-from bandit_lib.ksigma_ci import (
+from bandit_lib.zhuang17.intervals import (
     AgrestiCoullCI, HoeffdingCI, delta_prime, evaluate_kernel, is_active_nb, l_of_k, rho_star, z_value_nb,
 )
-from bandit_lib.ksigma_hardness import H1, H2, H_RR, H_WRR, bound_rr, bound_wrr, wrr_rr_ratio
+from bandit_lib.zhuang17.theory import H1, H2, H_RR, H_WRR, bound_rr, bound_wrr, wrr_rr_ratio
 
 # spec 1.9: (n, k) -> (l(k), rho*) at delta = 0.1
 TABLE = {

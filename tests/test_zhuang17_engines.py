@@ -11,12 +11,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bandit_lib.ksigma_ci import AgrestiCoullCI, HoeffdingCI
-from bandit_lib.policies._ksigma_engine import run_wrr_fast
-from bandit_lib.policies.ib import ib
-from bandit_lib.policies.nrr import nrr
-from bandit_lib.policies.rr import rr
-from bandit_lib.policies.wrr import wrr
+from bandit_lib.zhuang17.intervals import AgrestiCoullCI, HoeffdingCI
+from bandit_lib.zhuang17._engine import run_wrr_fast
+from bandit_lib.zhuang17.ib import ib
+from bandit_lib.zhuang17.nrr import nrr
+from bandit_lib.zhuang17.rr import rr
+from bandit_lib.zhuang17.wrr import wrr
 from bandit_lib.tapes import bernoulli_tape, gaussian_tape, replay_tape
 
 CIS = [AgrestiCoullCI(), AgrestiCoullCI(z_mode="normal"), AgrestiCoullCI(threshold_ci="as_printed"),
@@ -75,7 +75,7 @@ def test_certified_values_never_contradict_the_exact_update(y, seed, ci_index, r
 
 def test_long_verified_runs_on_paper_like_instances():
     """A few thousand certified steps per run, on instances like the paper's (both families)."""
-    from bandit_lib.instances.planted import planted_outliers
+    from bandit_lib.zhuang17.instances import planted_outliers
     for n, seed in [(20, 1), (50, 2)]:
         case = planted_outliers(n, 2.5, seed)
         for ci in (AgrestiCoullCI(), HoeffdingCI()):

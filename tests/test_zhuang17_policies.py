@@ -6,15 +6,15 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bandit_lib.instances.planted import natural, planted_outliers, uniform_gap
-from bandit_lib.instances.twitter_like import twitter_like
+from bandit_lib.zhuang17.instances import natural, planted_outliers, uniform_gap
+from bandit_lib.zhuang17.twitter_like import twitter_like
 from bandit_lib.ksigma import ksigma_gaps, ksigma_outliers
-from bandit_lib.ksigma_ci import AgrestiCoullCI, HoeffdingCI, rho_star
+from bandit_lib.zhuang17.intervals import AgrestiCoullCI, HoeffdingCI, rho_star
 from bandit_lib.metrics import error_rate_within
-from bandit_lib.policies.ib import ib
-from bandit_lib.policies.nrr import nrr
-from bandit_lib.policies.rr import rr
-from bandit_lib.policies.wrr import wrr
+from bandit_lib.zhuang17.ib import ib
+from bandit_lib.zhuang17.nrr import nrr
+from bandit_lib.zhuang17.rr import rr
+from bandit_lib.zhuang17.wrr import wrr
 from bandit_lib.runner import Instance, run_policy
 from bandit_lib.tapes import bernoulli_tape, gaussian_tape
 
@@ -169,7 +169,7 @@ def test_rho_star_is_used_by_default():
 
 
 def test_tweet_loader_on_a_fixture(tmp_path):
-    from bandit_lib.instances.tweets import keyword_instances, load_tweets
+    from bandit_lib.zhuang17.tweets import keyword_instances, load_tweets
     rng = np.random.default_rng(0)
     rows = []
     size = 2 / 60

@@ -43,12 +43,12 @@ try:
     from bandit_lib.infra.registry import all_experiments
     from bandit_lib.infra.fingerprint import import_closure
 except ImportError:
-    from bandit_lib.experiments import all_experiments
-    from bandit_lib.fingerprint import import_closure
+    from bandit_lib.infra.registry import all_experiments
+    from bandit_lib.infra.fingerprint import import_closure
 try:
     from bandit_lib.infra.store import normalise
 except ImportError:
-    from bandit_lib.store import normalise
+    from bandit_lib.infra.store import normalise
 from bandit_lib.seeding import describe
 out = {}
 for e in all_experiments():
@@ -63,7 +63,7 @@ json.dump(out, sys.stdout)
 
 
 def _code(path: Path) -> str:
-    from bandit_lib.fingerprint import _strip_docstrings
+    from bandit_lib.infra.fingerprint import _strip_docstrings
 
     return ast.dump(_strip_docstrings(ast.parse(path.read_text(), filename=str(path))))
 
@@ -90,11 +90,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--results", type=Path, default=None, help="result root (default: data/results)")
     args = parser.parse_args(argv)
 
-    from bandit_lib.experiments import all_experiments
-    from bandit_lib.fingerprint import import_closure
-    from bandit_lib.profiles import committed_results_root
+    from bandit_lib.infra.registry import all_experiments
+    from bandit_lib.infra.fingerprint import import_closure
+    from bandit_lib.infra.profiles import committed_results_root
     from bandit_lib.seeding import describe
-    from bandit_lib.store import ResultStore, normalise
+    from bandit_lib.infra.store import ResultStore, normalise
 
     store = ResultStore(args.results or committed_results_root())
     with tempfile.TemporaryDirectory() as tmp:

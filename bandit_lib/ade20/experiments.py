@@ -1,0 +1,307 @@
+"""ADE20 chapter: ADE against RR and WRR (Zhang, Zhuang, Zhang & Zhou, AAAI 2020; spec ``ade.md``).
+
+Experiments (full profile = the paper's scale):
+
+* ``illustration`` (Fig. 1): one traced ADE run on the fixed 30-arm instance.
+* ``arms`` (Fig. 2a): n in {100, ..., 1000}, k = 2.5, Delta_min in [0.1, 0.2], 10 cases.
+* ``gaps`` (Fig. 2b): n = 900, k = 2, three narrow Delta_min windows, 10 cases.
+* ``crowd`` (Fig. 3): the HCB-like stand-in (722 workers), k in {2, 3}, 10 runs.
+* ``correctness`` (Theorem 1): many short runs on instances with outliers; error rate against delta.
+* ``gap_slope`` (Theorem 2's shape): ADE's cost against Delta_min at fixed n and k.
+* ``sensitivity``: the Fig. 2a instances again, with the ablations the spec names.
+
+Every unit draws its instance from a seed named by the setting and the case alone (under
+``INSTANCES``), and its reward tapes likewise, so the ablations of ``sensitivity`` see exactly the
+instances and rewards of ``arms`` (common random numbers), and every method of a unit shares one
+tape per run. Payloads hold one row per (method, run): pulls, correctness, cap flag, wall time,
+and for ADE its counters and the checks of section 5 of the spec.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from bandit_lib.ade20.instances import hcb_like, illustration_instance, planted_window, uniform_window
+from bandit_lib.ade20.theory import ade_cost_model, balance_factor, rr_cost_model, theorem2_bound
+from bandit_lib.infra.experiment import Experiment, Figure, Unit
+from bandit_lib.ksigma import ksigma_gaps, ksigma_outliers, ksigma_threshold
+from bandit_lib.zhuang17.intervals import HoeffdingCI
+from bandit_lib.ade20.ade import ade
+from bandit_lib.zhuang17.rr import rr
+from bandit_lib.zhuang17.wrr import wrr
+from bandit_lib.runner import Instance
+from bandit_lib.seeding import derive
+
+DELTA = 0.1
+INSTANCES = 2020  # root of every instance and tape seed of this chapter
+ENTROPY = 20200207
+ADE_METHODS = {"ADE": {}, "ADE (ln 6/δ_t)": {"variance_log": "6/delta"}}
+CHAPTER = "notebooks/ade20"
+
+
+def instance_stats(means: np.ndarray, k: float) -> dict:
+    gaps = ksigma_gaps(means, k)
+    return {
+        "n": int(means.size), "k": k, "theta": ksigma_threshold(means, k), "sigma_y": float(means.std()),
+        "delta_min": float(gaps.min()), "H2": float(np.sum(1.0 / gaps**2)),
+        "n_outliers": int(ksigma_outliers(means, k, inclusive=True).size),
+    }
+
+
+def run_ade(method: str, means: np.ndarray, tape, k: float, delta: float) -> dict:
+    """One ADE run with the theory monitors on, summarised as a row."""
+    start = time.perf_counter()
+    out = ade(tape, k=k, delta=delta, monitor=True, **ADE_METHODS[method])
+    wall = time.perf_counter() - start
+    info = out.info
+    gaps = ksigma_gaps(means, k)
+    bound = theorem2_bound(means, k, delta)
+    swept = ~np.isnan(info["r_a_last_trigger"])
+    gap_bound = 2.0 * (info["r_a_last_trigger"] + info["r_th_last_trigger"])
+    return {
+        "pulls": out.pulls, "capped": out.capped, "wall_s": round(wall, 3),
+        "correct": bool(np.array_equal(out.output, ksigma_outliers(means, k, inclusive=True))),
+        "m_th": info["m_th"], "m_a": info["m_a"], "pulls_threshold": info["pulls_threshold"],
+        "pulls_arms": info["pulls_arms"], "rounds": info["t"],
+        "U_final": info["U"], "first_switch_t": info["first_switch_t"],
+        "min_rth_over_ra": info["min_rth_over_ra_after_switch"], "max_mth_over_ma": info["max_mth_over_ma"],
+        "mth_over_ma": info["m_th"] / info["m_a"],
+        "balance_U": balance_factor(float(np.sqrt(info["U"])), k) ** 2,
+        **{f"viol_{name}": v for name, v in info["violations"].items()},
+        "gap_lemma_ok": bool(np.all(gaps[swept] < gap_bound[swept])),
+        "thm2_arms_ok": bool(np.all(info["m_i"] <= bound["M_i"])),
+        "thm2_mth_ok": bool(info["m_th"] <= bound["m_th"]),
+        "thm2_total": bound["total"],
+    }
+
+
+# The baselines with ADE20's settings (spec 3, B1-B9): Hoeffding/McDiarmid intervals with R = 1
+# and Zhuang's l(k), batches of 1,000 pulls, T counted in pulls (the ablation counts batches),
+# one initial pull per arm, rho*, and no practical cap.
+BATCH = 1000
+NO_CAP = 10**12
+BASELINES = {
+    "RR": (rr, {}), "WRR": (wrr, {}),
+    "RR (T in batches)": (rr, {"count": "batches"}), "WRR (T in batches)": (wrr, {"count": "batches"}),
+}
+
+
+def run_baseline(method: str, means: np.ndarray, tape, k: float, delta: float) -> dict:
+    policy, options = BASELINES[method]
+    start = time.perf_counter()
+    out = policy(tape, k=k, delta=delta, cap=NO_CAP, ci=HoeffdingCI(R=1.0), batch=BATCH, **options)
+    wall = time.perf_counter() - start
+    return {
+        "pulls": out.pulls, "capped": out.capped, "wall_s": round(wall, 3),
+        # RR/WRR output {yhat_i > thetahat}; an arm exactly on theta has gap 0 and stops nothing
+        "correct": bool(np.array_equal(out.output, ksigma_outliers(means, k, inclusive=True))),
+    }
+
+
+def run_method(method: str, means: np.ndarray, tape, k: float, delta: float) -> dict:
+    if method in ADE_METHODS:
+        return run_ade(method, means, tape, k, delta)
+    if method in BASELINES:
+        return run_baseline(method, means, tape, k, delta)
+    raise ValueError(f"unknown method {method!r}; known: {sorted(ADE_METHODS) + sorted(BASELINES)}")
+
+
+def run_case(means: np.ndarray, k: float, delta: float, methods, runs: int, *tape_keys) -> list[dict]:
+    """Every method on ``runs`` tapes of one instance (one shared tape per run)."""
+    inst = Instance(means)
+    stats = instance_stats(means, k)
+    model = {"model_ade": ade_cost_model(means, k, delta)["total"], "model_rr": rr_cost_model(means, k, delta)["total"]}
+    rows = []
+    for run in range(runs):
+        tape = inst.tape(derive(INSTANCES, "tape", *tape_keys, run))
+        for method in methods:
+            row = run_method(method, means, tape.rewind(), k, delta)
+            rows.append({"method": method, "run": run, **row, **stats, **model})
+    return rows
+
+
+# ---------------------------------------------------------------------------------------------
+# Fig. 1: illustration
+# ---------------------------------------------------------------------------------------------
+
+def _sig(x: np.ndarray, digits: int = 6) -> list:
+    """Round to ``digits`` significant digits (NaN kept as None) to keep the result file small."""
+    flat = [None if np.isnan(v) else float(f"{v:.{digits}g}") for v in np.asarray(x, dtype=float).ravel()]
+    return np.array(flat, dtype=object).reshape(np.shape(x)).tolist()
+
+
+def compute_illustration(seed, k: float, delta: float, trace_points: int) -> dict:
+    means = illustration_instance()
+    tape = Instance(means).tape(derive(INSTANCES, "illustration"))
+    out = ade(tape, k=k, delta=delta, monitor=True, trace_points=trace_points, trace_arms=True)
+    info = out.info
+    decision = np.full(means.size, -1)
+    decision[info["normals"]] = 0
+    decision[out.output] = 1
+    return {
+        "means": means, "k": k, "theta": ksigma_threshold(means, k), "pulls": out.pulls,
+        "m_th": info["m_th"], "m_a": info["m_a"], "outliers": out.output, "decision": decision,
+        "decision_round": info["decision_round"], "m_i": info["m_i"],
+        "yhat_at_decision": info["yhat_at_decision"], "r_a_at_decision": info["r_a_at_decision"],
+        "theta_hat": info["theta_hat"], "r_th": info["r_th"], "violations": info["violations"],
+        "trace": {name: _sig(v) for name, v in info["trace"].items()}, "trace_y": _sig(info["trace_y"]),
+    }
+
+
+def plan_illustration(profile: str) -> list[Unit]:
+    return [Unit("fixed", {"k": 2.0, "delta": DELTA, "trace_points": 20})]
+
+
+ILLUSTRATION = Experiment(
+    paper="ade20", name="illustration", title="ADE's double exploration on a fixed instance",
+    compute=compute_illustration,
+    plan=plan_illustration,
+    entropy=ENTROPY, chapter=CHAPTER,
+    figures=(Figure("Fig. 1", "Confidence intervals of the arms and of the threshold, first and last round, and over time"),),
+)
+
+
+# ---------------------------------------------------------------------------------------------
+# Fig. 2: synthetic instances (uniform means, Delta_min in a window)
+# ---------------------------------------------------------------------------------------------
+
+PAPER_METHODS = ("ADE", "RR", "WRR")
+ABLATIONS = ("ADE (ln 6/δ_t)", "RR (T in batches)", "WRR (T in batches)")
+
+
+def compute_synthetic(seed, n: int, k: float, lo: float, hi: float, case: int, delta: float, runs: int,
+                      methods: list[str]) -> dict:
+    drawn = uniform_window(n, k, lo, hi, INSTANCES, "synthetic", n, k, lo, hi, case)
+    rows = run_case(drawn.means, k, delta, methods, runs, "synthetic", n, k, lo, hi, case)
+    for row in rows:
+        row.update(case=case, draws=drawn.draws)
+    return {"rows": rows}
+
+
+def _synthetic_units(settings, cases: int, methods, runs: int = 1) -> list[Unit]:
+    return [
+        Unit(f"n={n},k={k},window={lo}-{hi},case={c}",
+             {"n": n, "k": k, "lo": lo, "hi": hi, "case": c, "delta": DELTA, "runs": runs, "methods": list(methods)})
+        for n, k, lo, hi in settings for c in range(cases)
+    ]
+
+
+ARMS_N = {"quick": (100, 200), "full": (100, 200, 400, 600, 800, 1000)}
+CASES = {"quick": 2, "full": 10}
+
+
+def plan_arms(profile: str) -> list[Unit]:
+    return _synthetic_units([(n, 2.5, 0.1, 0.2) for n in ARMS_N[profile]], CASES[profile], PAPER_METHODS)
+
+
+ARMS = Experiment(
+    paper="ade20", name="arms", title="Samples against the number of arms (uniform means)",
+    compute=compute_synthetic, plan=plan_arms, entropy=ENTROPY, chapter=CHAPTER,
+    figures=(Figure("Fig. 2(a)", "Average pulls of ADE, RR and WRR against n; k = 2.5, Delta_min in [0.1, 0.2]"),),
+)
+
+GAP_WINDOWS = {"quick": ((0.119, 0.121),), "full": ((0.059, 0.061), (0.089, 0.091), (0.119, 0.121))}
+
+
+def plan_gaps(profile: str) -> list[Unit]:
+    cases = 1 if profile == "quick" else CASES[profile]
+    return _synthetic_units([(900, 2.0, lo, hi) for lo, hi in GAP_WINDOWS[profile]], cases, PAPER_METHODS)
+
+
+GAPS = Experiment(
+    paper="ade20", name="gaps", title="Samples against Delta_min (uniform means, n = 900)",
+    compute=compute_synthetic, plan=plan_gaps, entropy=ENTROPY, chapter=CHAPTER,
+    figures=(Figure("Fig. 2(b)", "Average pulls of ADE, RR and WRR against Delta_min; n = 900, k = 2"),),
+)
+
+
+def plan_sensitivity(profile: str) -> list[Unit]:
+    return _synthetic_units([(n, 2.5, 0.1, 0.2) for n in ARMS_N[profile]], CASES[profile], ABLATIONS)
+
+
+SENSITIVITY = Experiment(
+    paper="ade20", name="sensitivity", title="Ablations on the Fig. 2(a) instances",
+    compute=compute_synthetic, plan=plan_sensitivity, entropy=ENTROPY, chapter=CHAPTER,
+    figures=(Figure("Sensitivity", "Measured costs against the cost model, and the ablations, on the Fig. 2(a) instances"),),
+)
+
+
+# ---------------------------------------------------------------------------------------------
+# Fig. 3: crowdsourcing (HCB-like stand-in, or a local copy of HCB through bandit_lib.ade20.square)
+# ---------------------------------------------------------------------------------------------
+
+def crowd_instance() -> np.ndarray:
+    """The stand-in the book uses: the first HCB-like draw under the chapter's instance root."""
+    return hcb_like(INSTANCES, "crowd").means
+
+
+def compute_crowd(seed, k: float, run: int, delta: float, methods: list[str], means: list[float] | None = None) -> dict:
+    """One run of every method on the crowd instance: the stand-in, or ``means`` (e.g. real HCB rates)."""
+    y = crowd_instance() if means is None else np.asarray(means, dtype=np.float64)
+    source = "stand-in" if means is None else "given"
+    rows = run_case(y, k, delta, methods, 1, "crowd", source, k, run)
+    for row in rows:
+        row.update(run=run, source=source)
+    return {"rows": rows}
+
+
+CROWD_RUNS = {"quick": 1, "full": 10}
+
+
+def plan_crowd(profile: str) -> list[Unit]:
+    return [Unit(f"k={k},run={r}", {"k": k, "run": r, "delta": DELTA, "methods": list(PAPER_METHODS)})
+            for k in (2.0, 3.0) for r in range(CROWD_RUNS[profile])]
+
+
+CROWD = Experiment(
+    paper="ade20", name="crowd", title="Worker error rates (HCB-like stand-in), k = 2 and 3",
+    compute=compute_crowd, plan=plan_crowd, entropy=ENTROPY, chapter=CHAPTER,
+    figures=(Figure("Fig. 3(a)(b)", "Average pulls of ADE, RR and WRR on the HCB-like stand-in at k = 2 and k = 3"),
+             Figure("Fig. 3(c)", "The distribution of the gaps Delta_i at k = 2 and k = 3")),
+)
+
+
+# ---------------------------------------------------------------------------------------------
+# Theory, checked
+# ---------------------------------------------------------------------------------------------
+
+PLANTED = {"n": 12, "n_out": 2, "k": 1.5, "lo": 0.15, "hi": 0.3}
+
+
+def compute_correctness(seed, case: int, runs: int, delta: float) -> dict:
+    """Theorem 1: ADE on a planted instance with outliers, ``runs`` independent tapes."""
+    p = PLANTED
+    drawn = planted_window(p["n"], p["n_out"], p["k"], p["lo"], p["hi"], INSTANCES, "planted", case)
+    rows = run_case(drawn.means, p["k"], delta, ["ADE"], runs, "planted", case)
+    for row in rows:
+        row.update(case=case)
+    return {"rows": rows}
+
+
+def plan_correctness(profile: str) -> list[Unit]:
+    cases, runs = (3, 2) if profile == "quick" else (20, 8)
+    return [Unit(f"case={c}", {"case": c, "runs": runs, "delta": DELTA}) for c in range(cases)]
+
+
+CORRECTNESS = Experiment(
+    paper="ade20", name="correctness", title="Theorem 1: ADE's error rate on planted instances",
+    compute=compute_correctness, plan=plan_correctness, entropy=ENTROPY, chapter=CHAPTER,
+    figures=(Figure("Theory (T1)", "Empirical error rate and interval coverage of ADE against delta"),),
+)
+
+SLOPE_CENTRES = {"quick": (0.14, 0.2), "full": (0.07, 0.1, 0.14, 0.2, 0.28)}
+
+
+def plan_gap_slope(profile: str) -> list[Unit]:
+    cases = 1 if profile == "quick" else 3
+    settings = [(30, 2.0, round(c - 0.003, 3), round(c + 0.003, 3)) for c in SLOPE_CENTRES[profile]]
+    return _synthetic_units(settings, cases, ["ADE"])
+
+
+GAP_SLOPE = Experiment(
+    paper="ade20", name="gap_slope", title="Theorem 2's shape: ADE's pulls against Delta_min",
+    compute=compute_synthetic, plan=plan_gap_slope, entropy=ENTROPY, chapter=CHAPTER,
+    figures=(Figure("Theory (T2)", "ADE's pulls against Delta_min on log-log axes, with the explicit bound"),),
+)

@@ -1,0 +1,18 @@
+"""GRAPL20: thresholding graph bandits with GrAPL (LeJeune, Dasarathy & Baraniuk, AISTATS 2020;
+spec ``grapl.md``).
+
+* :mod:`~bandit_lib.grapl20.problem` — the thresholding problem: classes, errors, complexities;
+* :mod:`~bandit_lib.grapl20.estimator` — the Laplacian-regularised estimator and its solvers;
+* :mod:`~bandit_lib.grapl20.grapl` — GrAPL (Algorithm 2); :mod:`~bandit_lib.grapl20.algorithm1`
+  — the non-adaptive Algorithm 1; :mod:`~bandit_lib.grapl20._engine` (private) their exact
+  numba engine;
+* :mod:`~bandit_lib.grapl20.apt` — APT (Locatelli et al. 2016); :mod:`~bandit_lib.grapl20.no_graph`
+  — the "no graph" line of Fig. 3;
+* :mod:`~bandit_lib.grapl20.theory` — effective dimension, bounds, lemmas and γ*;
+* instances: :mod:`~bandit_lib.grapl20.sbm` (Fig. 1), :mod:`~bandit_lib.grapl20.small_world`
+  (Fig. 2), :mod:`~bandit_lib.grapl20.karate` (real data shipped with networkx),
+  :mod:`~bandit_lib.grapl20.polblogs_like` (stand-in) and :mod:`~bandit_lib.grapl20.polblogs_gml`
+  (loader of the real political-blogs graph);
+* :mod:`~bandit_lib.grapl20.experiments` — the chapter's experiments (one module per experiment)
+  and :mod:`~bandit_lib.grapl20.report` — its figures and verdicts.
+"""

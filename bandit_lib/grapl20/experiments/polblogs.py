@@ -1,0 +1,91 @@
+"""GRAPL20 computations of Fig. 3: the political-blogs stand-in, a local copy of the real graph,
+and Zachary's karate club (the ``fig3_polblogs`` experiment)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from bandit_lib.grapl20.polblogs_gml import load_polblogs_gml
+from bandit_lib.grapl20.estimator import graph_system
+from bandit_lib.grapl20.karate import karate_club
+from bandit_lib.grapl20.polblogs_like import graph_statistics, polblogs_like
+from bandit_lib.grapl20.experiments.common import (EPS, LAM, SETTINGS, STANDIN_SEED, first_time_at_most, key, last_time_above,
+                                          quantile_curves, trial_row)
+from bandit_lib.grapl20.algorithm1 import algorithm1_fast, permutation_schedule
+from bandit_lib.grapl20.grapl import grapl_fast
+from bandit_lib.grapl20.no_graph import no_graph
+from bandit_lib.seeding import derive
+from bandit_lib.tapes import gaussian_tape
+
+
+def fig3_instance(data: str, sizes=(586, 636)):
+    """``(graph, means)``: ``"standin"`` (the seeded synthetic stand-in), ``"karate"`` (real data
+    shipped with networkx), or ``"gml:<path>"`` (a local copy of the real ``polblogs.gml``)."""
+    if data == "standin":
+        return polblogs_like(STANDIN_SEED, sizes=tuple(sizes))
+    if data == "karate":
+        return karate_club()
+    if isinstance(data, str) and data.startswith("gml:"):
+        return load_polblogs_gml(data[4:])
+    raise ValueError(f"data must be 'standin', 'karate' or 'gml:<path to polblogs.gml>'; got data={data!r}")
+
+
+def compute_fig3(seed, data: str, part: str, gammas: list, trials: int, sizes: list, solver: str = "cg") -> dict:
+    """GrAPL (deterministic: one run per γ and solver), Algorithm 1 (random permutations) or the
+    no-graph baseline on one graph of :func:`fig3_instance`; T = N, noise-free rewards.
+
+    For GrAPL, each γ is run with CG (the figure), with the exact solver, with CG and the printed
+    index, and, to separate the two effects of CG, the exact estimator along CG's pull sequence."""
+    cfg = SETTINGS["polblogs"]
+    graph, means = fig3_instance(data, sizes)
+    n = len(means)
+    system = graph_system(graph, LAM)
+    tape = gaussian_tape(means, 0.0, derive(seed, "tape"))  # sigma = 0: the reward is the label
+    payload = {"n_arms": n, "statistics": graph_statistics(graph, means)}
+    grid = np.arange(1, n + 1)
+    if part == "grapl":
+        runs = []
+        for g in gammas:
+            for solver, index in (("cg", "sqrt_n_plus_alpha"), ("exact", "sqrt_n_plus_alpha"), ("cg", "printed")):
+                run = grapl_fast(tape.rewind(), system, n, tau=cfg["tau"], eps=EPS, gamma=g, alpha=cfg["alpha"],
+                                 solver=solver, index=index)
+                e_ref = run.errors("ref")
+                runs.append({
+                    "gamma": g, "solver": solver, "index": index, "wrong_ref": run.wrong_ref, "wrong_paper": run.wrong_paper,
+                    "first_1pct_ref": first_time_at_most(e_ref, 0.01), "last_above_1pct_ref": last_time_above(e_ref, 0.01),
+                    "is_permutation": bool(np.array_equal(np.sort(run.pulls), np.arange(n))),
+                    "first_pulls": run.pulls[:10],
+                    "cg_iterations_mean": None if run.cg_iterations is None else float(run.cg_iterations.mean()),
+                    "cg_iterations_first100": None if run.cg_iterations is None else float(run.cg_iterations[:100].mean()),
+                })
+                if solver == "cg" and index == "sqrt_n_plus_alpha":
+                    replay = algorithm1_fast(tape.rewind(), system, run.pulls, tau=cfg["tau"], eps=EPS, gamma=g,
+                                             solver="exact")
+                    e_replay = replay.errors("ref")
+                    runs.append({
+                        "gamma": g, "solver": "exact on CG's pulls", "index": index, "wrong_ref": replay.wrong_ref,
+                        "wrong_paper": replay.wrong_paper, "first_1pct_ref": first_time_at_most(e_replay, 0.01),
+                        "last_above_1pct_ref": last_time_above(e_replay, 0.01), "is_permutation": True,
+                        "first_pulls": replay.pulls[:10], "cg_iterations_mean": None, "cg_iterations_first100": None,
+                        "max_abs_diff_mu_hat_vs_cg": float(np.abs(replay.mu_hat - run.mu_hat).max()),
+                    })
+        payload.update({"n_judged_paper": run.n_judged_paper, "runs": runs,
+                        "rows": [{k: v for k, v in r.items() if k not in ("wrong_ref", "wrong_paper", "first_pulls")} for r in runs]})
+        return payload
+    errors, rows = {}, []
+    for g in gammas:
+        e = {"ref": [], "paper": []}
+        for trial in range(trials):
+            schedule = permutation_schedule(n, n, derive(seed, "permutation", trial))
+            if part == "alg1":
+                run = algorithm1_fast(tape.rewind(), system, schedule, tau=cfg["tau"], eps=EPS, gamma=g, solver=solver)
+            else:
+                run = no_graph(tape.rewind(), schedule, tau=cfg["tau"], eps=EPS)
+            e_ref, e_paper = run.errors("ref"), run.errors("paper")
+            e["ref"].append(e_ref)
+            e["paper"].append(e_paper)
+            rows.append(trial_row(trial, "Algorithm 1" if part == "alg1" else "no graph", g, e_ref, e_paper, run))
+        errors[key(g) if g is not None else "none"] = e
+    curves = {k: {m: quantile_curves(np.array(v), grid) for m, v in e.items()} for k, e in errors.items()}
+    payload.update({"grid": grid, "curves": curves, "rows": rows})
+    return payload

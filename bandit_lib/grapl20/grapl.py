@@ -1,0 +1,97 @@
+r"""GrAPL, the Graph-based Anytime Parameter-Light thresholding algorithm (GRAPL20, Algorithm 2).
+
+Each round, with the graph estimate :math:`\hat\mu` and pull counts n of the previous round,
+
+.. math::
+
+    \hat\Delta_i = |\hat\mu_i - \tau| + \varepsilon, \qquad
+    z_i = \hat\Delta_i \sqrt{n_i + \alpha}, \qquad \pi_t = \arg\min_i z_i,
+
+then the reward :math:`x_t` of arm :math:`\pi_t` updates the Laplacian-regularised estimate
+(:mod:`bandit_lib.grapl20.estimator`). After T rounds the output is
+:math:`\hat S = \{i : \hat\mu_i \ge \tau\}`; being anytime, GrAPL has no stopping rule.
+
+Decisions (spec §2.3, §8):
+
+* the index is :math:`\hat\Delta_i\sqrt{n_i + \alpha}` as in the proofs (eqs. 41–47), the
+  constant M and the authors' code; the printed :math:`\hat\Delta_i\sqrt{n_i} + \alpha` (Algorithm
+  2, line 7, eq. 11) is ``index="printed"``, kept for the ablation;
+* ties go to the lowest index (``np.argmin``, as the authors' code): the first pull is arm 0;
+* the τ-offset estimator (Remark 3.5) is the default (``offset=True``);
+* the solver is ``"exact"`` (library default) or ``"cg"`` (the authors' conjugate gradient,
+  rtol 1e-5, warm start).
+
+:func:`grapl` is the readable per-pull reference; :func:`grapl_fast` is the numba engine, which
+makes the same pulls and returns the same estimate bit for bit.
+"""
+
+from __future__ import annotations
+
+import networkx as nx
+import numpy as np
+
+from bandit_lib.checks import check_choice, check_nonnegative, check_real
+from bandit_lib.grapl20.estimator import GraphEstimator, GraphSystem, graph_system
+from bandit_lib.grapl20._engine import INDEX_FORMS, check_common, run_fast
+from bandit_lib.tapes import RewardTape
+from bandit_lib.grapl20.problem import ThresholdRun, n_judged_paper, wrong_counts
+
+
+def as_system(graph, lam: float | None) -> GraphSystem:
+    """A GraphSystem from a networkx graph (λ = ``lam``, 1e-3 by default) or a GraphSystem."""
+    if isinstance(graph, GraphSystem):
+        if lam is not None and lam != graph.lam:
+            raise ValueError(f"lam={lam!r} differs from the GraphSystem's lam={graph.lam!r}")
+        return graph
+    if isinstance(graph, nx.Graph):
+        return graph_system(graph, 1e-3 if lam is None else lam)
+    raise TypeError(f"graph must be a networkx graph or a GraphSystem; got {type(graph).__name__}")
+
+
+def grapl_index(mu_hat, counts, tau: float, eps: float, alpha: float, index: str = "sqrt_n_plus_alpha") -> np.ndarray:
+    r"""The confidence proxies z_i of every arm (eq. 11, in the form chosen by ``index``)."""
+    check_choice("index", index, INDEX_FORMS)
+    delta = np.abs(np.asarray(mu_hat) - tau) + eps
+    if index == "printed":
+        return delta * np.sqrt(np.asarray(counts, dtype=np.float64)) + alpha
+    return delta * np.sqrt(counts + alpha)
+
+
+def grapl(tape: RewardTape, graph, horizon: int, *, tau: float, eps: float, gamma: float, alpha: float,
+          lam: float | None = None, offset: bool = True, solver: str = "exact", rtol: float = 1e-5,
+          maxiter: int | None = None, index: str = "sqrt_n_plus_alpha") -> ThresholdRun:
+    """Run GrAPL for ``horizon`` rounds on a fresh reward tape (readable reference).
+
+    ``graph`` is a networkx graph (nodes in ``graph.nodes`` order are the arms) or a
+    :class:`GraphSystem`. The true means (for the error curves) are ``tape.means``.
+    """
+    system = as_system(graph, lam)
+    horizon, tau, eps, gamma, offset, rtol, maxiter, _ = check_common(
+        tape, system, horizon, tau, eps, gamma, offset, solver, rtol, maxiter)
+    alpha = check_nonnegative("alpha", alpha)
+    check_choice("index", index, INDEX_FORMS)
+    tape.require_fresh()
+    est = GraphEstimator(system, gamma=gamma, tau=tau, offset=offset, solver=solver, rtol=rtol, maxiter=maxiter)
+    pulls, wrong = np.empty(horizon, dtype=np.int64), np.empty((horizon, 2), dtype=np.int64)
+    iterations, unconverged = np.empty(horizon, dtype=np.int64), 0
+    for t in range(horizon):
+        z = grapl_index(est.mu_hat, est.counts, tau, eps, alpha, index)   # uses mu_hat_{t-1}, n_{t-1}
+        i = int(np.argmin(z))                                             # ties -> lowest index
+        est.update(i, tape.pull(i))
+        pulls[t] = i
+        wrong[t] = wrong_counts(est.mu_hat, tape.means, tau, eps)
+        iterations[t] = est.cg_iterations
+        unconverged += not est.cg_converged
+    return ThresholdRun(tau=tau, pulls=pulls, counts=est.counts.copy(), mu_hat=est.mu_hat,
+                        wrong_ref=wrong[:, 0], wrong_paper=wrong[:, 1],
+                        n_judged_paper=n_judged_paper(tape.means, tau, eps),
+                        cg_iterations=iterations if solver == "cg" else None, cg_unconverged=unconverged)
+
+
+def grapl_fast(tape: RewardTape, graph, horizon: int, *, tau: float, eps: float, gamma: float, alpha: float,
+               lam: float | None = None, offset: bool = True, solver: str = "exact", rtol: float = 1e-5,
+               maxiter: int | None = None, index: str = "sqrt_n_plus_alpha") -> ThresholdRun:
+    """GrAPL on the numba engine: the same pulls and estimate as :func:`grapl`, much faster."""
+    check_real("alpha", alpha)
+    return run_fast(tape, as_system(graph, lam), horizon, tau=tau, eps=eps, gamma=gamma, alpha=alpha,
+                    offset=offset, solver=solver, rtol=rtol, maxiter=maxiter, index=index)

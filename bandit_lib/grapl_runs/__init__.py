@@ -1,1 +1,0 @@
-"""The computations behind the GRAPL20 chapter's experiments (one module per experiment)."""

@@ -1,0 +1,12 @@
+"""Orchestration and drawing: nothing here computes a number of a result, so none of it enters a
+result's fingerprint (:mod:`bandit_lib.infra.fingerprint`).
+
+* :mod:`~bandit_lib.infra.experiment` — :class:`~bandit_lib.infra.experiment.Experiment`: named
+  units of work, computed in parallel, cached and loaded;
+* :mod:`~bandit_lib.infra.store` — the result store (one JSON record per unit);
+* :mod:`~bandit_lib.infra.fingerprint` — which code made a result (Merkle digests);
+* :mod:`~bandit_lib.infra.profiles` — the ``quick`` and ``full`` profiles and where results live;
+* :mod:`~bandit_lib.infra.registry` — every experiment of the book;
+* :mod:`~bandit_lib.infra.reproduce` — ``python -m bandit_lib.reproduce`` (``make reproduce``);
+* :mod:`~bandit_lib.infra.plotting` — one style and one colour per method for every figure.
+"""

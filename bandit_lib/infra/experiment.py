@@ -1,0 +1,235 @@
+"""Experiments: named units of work whose results are cached in the result store.
+
+An :class:`Experiment` says *what* to compute for a figure or table: a list of units for each
+profile (``plan(profile)``), and a module-level ``compute(seed, **params)`` that turns one unit's
+parameters into a JSON-serialisable payload. Running it computes only the units whose record is
+missing or stale, in parallel, saving each record as soon as it is done; an interrupted run
+resumes where it stopped. Loading never computes: it refuses missing or stale records.
+
+Each unit's seed is derived from the experiment's root entropy and the unit's key alone, so the
+numbers do not depend on which other units exist, on their order, or on the workers.
+
+A typical notebook cell::
+
+    res = FIG1.run()            # profile from BANDIT_PROFILE; computes what is missing
+    df = res.table()            # one row per payload["rows"] entry, with the unit's params
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from bandit_lib.checks import check_int
+from bandit_lib.infra.fingerprint import code_fingerprint
+from bandit_lib.infra.profiles import check_profile, current_profile, results_root
+from bandit_lib.runner import run_many
+from bandit_lib.seeding import derive, describe
+from bandit_lib.infra.store import MissingResult, ResultStore, StaleResult, check_key, git_commit
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Unit:
+    """One unit of work: a key (its file name) and the parameters passed to ``compute``."""
+
+    key: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        check_key("unit key", self.key)
+
+
+@dataclass(frozen=True)
+class Figure:
+    """A figure or table of the book drawn from an experiment (for the reproduction page)."""
+
+    label: str
+    caption: str
+
+
+def _compute_unit(compute: Callable[..., Any], seed: np.random.SeedSequence, params: Mapping[str, Any]) -> tuple[Any, float]:
+    start = time.perf_counter()
+    payload = compute(seed=seed, **params)
+    return payload, time.perf_counter() - start
+
+
+@dataclass(frozen=True)
+class Experiment:
+    """See the module docstring. ``chapter`` is the notebook (e.g. ``notebooks/zhuang17``)."""
+
+    paper: str
+    name: str
+    title: str
+    compute: Callable[..., Any]
+    plan: Callable[[str], list[Unit]]
+    entropy: int
+    chapter: str
+    figures: tuple[Figure, ...] = ()
+    version: int = 1
+
+    def __post_init__(self) -> None:
+        check_key("paper", self.paper)
+        check_key("experiment name", self.name)
+        check_int("entropy", self.entropy, minimum=0)
+        if "<locals>" in self.compute.__qualname__ or self.compute.__name__ == "<lambda>":
+            raise ValueError(
+                f"compute must be a module-level function (workers import it); got {self.compute.__qualname__!r}"
+            )
+
+    @property
+    def id(self) -> str:
+        return f"{self.paper}/{self.name}"
+
+    def units(self, profile: str | None = None) -> list[Unit]:
+        units = self.plan(check_profile(profile or current_profile()))
+        keys = [u.key for u in units]
+        if len(set(keys)) != len(keys):
+            dup = next(k for k in keys if keys.count(k) > 1)
+            raise ValueError(f"{self.id}: unit keys must be unique; {dup!r} appears twice")
+        return units
+
+    def fingerprint(self) -> str:
+        return f"{code_fingerprint(self.compute.__module__)}.v{self.version}"
+
+    def seed(self, unit: Unit) -> np.random.SeedSequence:
+        return derive(self.entropy, self.paper, self.name, unit.key)
+
+    def store(self, profile: str | None = None) -> ResultStore:
+        return ResultStore(results_root(profile))
+
+    def status(self, profile: str | None = None, store: ResultStore | None = None) -> dict[str, list[str]]:
+        """Unit keys grouped as ``fresh``, ``stale`` and ``missing``."""
+        store = store or self.store(profile)
+        fingerprint = self.fingerprint()
+        out: dict[str, list[str]] = {"fresh": [], "stale": [], "missing": []}
+        for unit in self.units(profile):
+            record = store.read(self.paper, self.name, unit.key)
+            if record is None:
+                out["missing"].append(unit.key)
+            elif record.stale_reason(params=unit.params, seed=describe(self.seed(unit)), fingerprint=fingerprint):
+                out["stale"].append(unit.key)
+            else:
+                out["fresh"].append(unit.key)
+        return out
+
+    def run(
+        self,
+        profile: str | None = None,
+        *,
+        jobs: int = 1,
+        scheduler: str | None = None,
+        store: ResultStore | None = None,
+        progress: bool | None = None,
+        recompute: bool = False,
+    ) -> "Results":
+        """Compute the units that are missing or stale (all of them if ``recompute``), then load all."""
+        profile = check_profile(profile or current_profile())
+        store = store or self.store(profile)
+        fingerprint = self.fingerprint()
+        units = self.units(profile)
+        todo = []
+        for unit in units:
+            record = store.read(self.paper, self.name, unit.key)
+            reason = "recompute requested" if recompute else (
+                "missing" if record is None else record.stale_reason(
+                    params=unit.params, seed=describe(self.seed(unit)), fingerprint=fingerprint
+                )
+            )
+            if reason:
+                if record is not None and not recompute:
+                    log.warning("%s/%s: refusing the stale result and recomputing it (%s)", self.id, unit.key, reason)
+                todo.append(unit)
+        if todo:
+            commit = git_commit()
+
+            def save(index: int, result: tuple[Any, float]) -> None:
+                unit = todo[index]
+                payload, elapsed = result
+                store.write(
+                    self.paper, self.name, unit.key,
+                    params=unit.params, seed=describe(self.seed(unit)), fingerprint=fingerprint,
+                    payload=payload, elapsed=elapsed, commit=commit,
+                )
+
+            tasks = [{"compute": self.compute, "seed": self.seed(u), "params": dict(u.params)} for u in todo]
+            run_many(_compute_unit, tasks, jobs=jobs, scheduler=scheduler, desc=self.id, progress=progress, on_result=save)
+        return self.load(profile, store=store)
+
+    def load(self, profile: str | None = None, *, store: ResultStore | None = None) -> "Results":
+        """All units' payloads; raises MissingResult or StaleResult instead of computing."""
+        profile = check_profile(profile or current_profile())
+        store = store or self.store(profile)
+        fingerprint = self.fingerprint()
+        entries = []
+        for unit in self.units(profile):
+            record = store.read(self.paper, self.name, unit.key)
+            if record is None:
+                raise MissingResult(
+                    f"{self.id}: no result for unit {unit.key!r} in {store.root} "
+                    f"(run `make reproduce PAPER={self.paper} EXPERIMENT={self.name}`)"
+                )
+            reason = record.stale_reason(params=unit.params, seed=describe(self.seed(unit)), fingerprint=fingerprint)
+            if reason:
+                raise StaleResult(f"{self.id}: the result {record.path} is stale: {reason}")
+            entries.append((unit, record.data))
+        return Results(self, profile, entries)
+
+
+@dataclass(frozen=True)
+class Results:
+    """The loaded records of an experiment, in unit order."""
+
+    experiment: Experiment
+    profile: str
+    entries: list[tuple[Unit, dict[str, Any]]]
+
+    def __len__(self) -> int:
+        return len(self.entries)
+
+    def __iter__(self) -> Iterator[tuple[Unit, Any]]:
+        return ((unit, data["payload"]) for unit, data in self.entries)
+
+    def payload(self, key: str) -> Any:
+        for unit, data in self.entries:
+            if unit.key == key:
+                return data["payload"]
+        raise KeyError(f"{self.experiment.id} has no unit {key!r}")
+
+    def table(self, rows: str = "rows") -> pd.DataFrame:
+        """Concatenate ``payload[rows]`` (a list of dicts) over units, with each unit's parameters."""
+        frames = []
+        for unit, data in self.entries:
+            records = data["payload"][rows]
+            frame = pd.DataFrame.from_records(records)
+            for name, value in unit.params.items():
+                if name not in frame.columns and not isinstance(value, (list, dict)):
+                    frame[name] = value
+            frame["unit"] = unit.key
+            frames.append(frame)
+        return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+
+    @property
+    def elapsed_seconds(self) -> float:
+        return float(sum(data.get("elapsed_seconds", 0.0) for _, data in self.entries))
+
+    def provenance(self) -> dict[str, Any]:
+        """Code versions and dates of the records (for a figure's caption or a table)."""
+        commits = sorted({str(d.get("code", {}).get("git")) for _, d in self.entries})
+        created = sorted(d.get("created", "") for _, d in self.entries)
+        return {
+            "experiment": self.experiment.id,
+            "profile": self.profile,
+            "units": len(self.entries),
+            "fingerprint": self.experiment.fingerprint(),
+            "commits": commits,
+            "created": (created[0], created[-1]) if created else None,
+            "compute_seconds": round(self.elapsed_seconds, 1),
+        }

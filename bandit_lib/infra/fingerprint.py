@@ -1,0 +1,194 @@
+"""Code fingerprints: which version of the code produced a cached result.
+
+A result records the fingerprint of the module that computed it. The fingerprint is a *Merkle
+digest* over that module's imports inside ``bandit_lib``:
+
+* a module's digest is the sha256 of its abstract syntax tree, with docstrings removed and with
+  every import of a ``bandit_lib`` module replaced by the digest of the module it points to
+  (and the name it binds);
+* so a module's digest changes when its own code changes or when any module it imports changes,
+  transitively, but *not* when a module is moved or renamed: where code lives is not what it
+  computes.
+
+Editing a comment or a docstring, or moving a module, keeps cached results valid; any change to
+code that can affect a number (an algorithm, a tape, a radius, a generator) makes the result
+stale, and the store refuses it.
+
+Modules that orchestrate, cache or draw (:data:`INFRASTRUCTURE`) compute no number of a result
+and never enter a fingerprint: an import of one contributes only the imported name. (Seeds and
+parameters are compared separately by the store, so a change in seed derivation is still caught.)
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import importlib.util
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+PACKAGE = "bandit_lib"
+
+# Orchestration and drawing (the store, experiments and their registry, profiles, plotting, this
+# module) compute no number of a result: leaving them out keeps a refactor of the store from
+# invalidating every cached result of the book.
+INFRASTRUCTURE = "bandit_lib.infra"
+
+# What an import of an infrastructure module contributes to a digest in place of its code.
+_INFRA_DIGEST = "infrastructure"
+
+
+def is_infrastructure(name: str) -> bool:
+    """Whether ``name`` is an infrastructure module (never part of a fingerprint)."""
+    return name == INFRASTRUCTURE or name.startswith(INFRASTRUCTURE + ".") or name == "bandit_lib.reproduce"
+
+
+def _in_package(name: str) -> bool:
+    return name == PACKAGE or name.startswith(PACKAGE + ".")
+
+
+def _source_path(name: str) -> Path | None:
+    try:
+        spec = importlib.util.find_spec(name)
+    except (ImportError, ValueError):
+        return None
+    if spec is None or spec.origin is None or not spec.origin.endswith(".py"):
+        return None
+    return Path(spec.origin)
+
+
+def _resolve(anchor: str, node: ast.ImportFrom) -> str:
+    """The absolute module name of ``from ... import`` in module ``anchor``."""
+    if node.level == 0:
+        return node.module or ""
+    parts = anchor.split(".")
+    # For a module a.b.c, level 1 refers to package a.b (a package's __init__ is anchored at
+    # a.b.__init__, so that its level-1 imports resolve against the package itself).
+    base = parts[: len(parts) - node.level]
+    return ".".join(base + ([node.module] if node.module else []))
+
+
+def _strip_docstrings(tree: ast.AST) -> ast.AST:
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+            body = node.body
+            first = body[0] if body else None
+            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(first.value.value, str):
+                node.body = body[1:] or [ast.Pass()]
+    return tree
+
+
+@dataclass(frozen=True)
+class _Parsed:
+    """A module's docstring-free tree in which each import of a ``bandit_lib`` module names a
+    reference slot ``@<i>`` instead of the module, with the slots' targets ``(module, name)``
+    (``name`` None for ``import module``) and the names the module binds at its top level by
+    ``from module import name``."""
+
+    dump: str
+    targets: tuple[tuple[str, str | None], ...]
+    bindings: dict[str, tuple[str, str]]
+
+
+@lru_cache(maxsize=None)
+def _parse(path: Path, name: str, mtime_ns: int, size: int) -> _Parsed:
+    tree = _strip_docstrings(ast.parse(path.read_text(), filename=str(path)))
+    anchor = name + ".__init__" if path.name == "__init__.py" else name
+    bindings: dict[str, tuple[str, str]] = {}
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom) and _in_package(base := _resolve(anchor, node)):
+            bindings.update({a.asname or a.name: (base, a.name) for a in node.names if a.name != "*"})
+    targets: list[tuple[str, str | None]] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if _in_package(alias.name):
+                    bound = alias.asname or alias.name.split(".")[0]
+                    targets.append((alias.name, None))
+                    alias.name, alias.asname = f"@{len(targets) - 1}", bound
+        elif isinstance(node, ast.ImportFrom):
+            base = _resolve(anchor, node)
+            if not _in_package(base):
+                continue
+            for alias in node.names:
+                bound = alias.asname or alias.name
+                targets.append((base, alias.name))
+                alias.name, alias.asname = f"@{len(targets) - 1}", bound
+            node.module, node.level = "@", 0
+    return _Parsed(ast.dump(tree), tuple(targets), bindings)
+
+
+def _parsed(name: str) -> _Parsed | None:
+    path = _source_path(name)
+    if path is None:
+        return None
+    stat = path.stat()
+    return _parse(path, name, stat.st_mtime_ns, stat.st_size)
+
+
+def _target(base: str, name: str | None, seen: frozenset[str] = frozenset()) -> tuple[str, str | None] | None:
+    """Where the object bound by ``from base import name`` (or ``import base``) is defined:
+    ``(module, None)`` when it is a module, ``(module, name)`` when it is a name defined in a
+    module. A name that ``base`` itself imports from another module of the package (a
+    re-export) is followed to where it is defined. None when there is no such module."""
+    if name is None:
+        return (base, None) if _source_path(base) is not None else None
+    if _source_path(f"{base}.{name}") is not None:
+        return (f"{base}.{name}", None)
+    parsed = _parsed(base)
+    if parsed is None:
+        return None
+    if name in parsed.bindings and base not in seen:
+        return _target(*parsed.bindings[name], seen | {base})
+    return (base, name)
+
+
+def _closure_and_digests(module: str) -> tuple[dict[str, Path], dict[str, str]]:
+    paths: dict[str, Path] = {}
+    digests: dict[str, str] = {}
+    active: set[str] = set()
+
+    def visit(name: str) -> str:
+        if name in digests:
+            return digests[name]
+        if name != module and is_infrastructure(name):
+            return _INFRA_DIGEST
+        if name in active:
+            raise ValueError(f"import cycle inside {PACKAGE} through {name!r}: a fingerprint needs an acyclic import graph")
+        parsed = _parsed(name)
+        if parsed is None:
+            raise ValueError(f"module must be an importable Python source module; got module={name!r}")
+        active.add(name)
+        digest = hashlib.sha256(parsed.dump.encode())
+        for base, attr in parsed.targets:
+            target = _target(base, attr)
+            if target is None:
+                raise ValueError(f"{name} imports {base}{'.' + attr if attr else ''}, which is not a module of {PACKAGE}")
+            # A module is identified by its digest alone, wherever it lives; a name also by itself.
+            digest.update(f"\0{visit(target[0])}:{target[1] or ''}".encode())
+        active.discard(name)
+        paths[name] = _source_path(name)
+        digests[name] = digest.hexdigest()
+        return digests[name]
+
+    visit(module)
+    return paths, digests
+
+
+def import_closure(module: str) -> dict[str, Path]:
+    """``module`` itself (inside ``bandit_lib`` or not) and the modules of ``bandit_lib`` it
+    imports, transitively, leaving out the :data:`INFRASTRUCTURE` modules and what only they import."""
+    return _closure_and_digests(module)[0]
+
+
+def module_digest(module: str) -> str:
+    """The full Merkle digest of ``module`` (see the module docstring)."""
+    return _closure_and_digests(module)[1][module]
+
+
+def code_fingerprint(module: str) -> str:
+    """The first 16 hex digits of ``module``'s Merkle digest; ``module`` must not be infrastructure."""
+    if is_infrastructure(module):
+        raise ValueError(f"module must be a module that computes results, not infrastructure ({INFRASTRUCTURE}.*); got module={module!r}")
+    return module_digest(module)[:16]

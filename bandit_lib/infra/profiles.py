@@ -1,0 +1,62 @@
+"""The two profiles and where results live.
+
+``BANDIT_PROFILE`` chooses the profile (documented in the README and the book):
+
+* ``full`` (default): paper scale. Notebooks read cached results from ``data/results/`` and
+  compute only what is missing or stale (``make reproduce`` computes everything ahead of time).
+* ``quick``: small instances, each notebook in under a minute; used by ``make test`` (nbval) and
+  CI. Its results go to a scratch store (``.cache/results-quick/``), never to ``data/``.
+
+``BANDIT_RESULTS`` overrides the result root for either profile (tests point it at a temporary
+directory). ``BANDIT_PROGRESS=0`` turns progress bars off (the book build and the tests do).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from bandit_lib.checks import check_choice
+
+PROFILES = ("quick", "full")
+PROFILE_ENV = "BANDIT_PROFILE"
+RESULTS_ENV = "BANDIT_RESULTS"
+PROGRESS_ENV = "BANDIT_PROGRESS"
+
+
+def repo_root() -> Path:
+    """The repository holding this package (``bandit_lib`` is installed in editable mode)."""
+    return Path(__file__).resolve().parents[2]
+
+
+def check_profile(profile: str) -> str:
+    return check_choice("profile", profile, PROFILES)
+
+
+def current_profile() -> str:
+    """The profile named by ``BANDIT_PROFILE`` (``full`` when unset)."""
+    value = os.environ.get(PROFILE_ENV, "full").strip()
+    if value not in PROFILES:
+        raise ValueError(f"{PROFILE_ENV} must be one of {PROFILES}; got {PROFILE_ENV}={value!r}")
+    return value
+
+
+def committed_results_root() -> Path:
+    """``data/results``: the paper-scale results the book is drawn from."""
+    return repo_root() / "data" / "results"
+
+
+def results_root(profile: str | None = None) -> Path:
+    """Root of the result store for ``profile`` (honours ``BANDIT_RESULTS``)."""
+    profile = check_profile(profile or current_profile())
+    override = os.environ.get(RESULTS_ENV)
+    if override:
+        return Path(override).expanduser().resolve() / profile
+    if profile == "full":
+        return committed_results_root()
+    return repo_root() / ".cache" / "results-quick"
+
+
+def progress_enabled() -> bool:
+    """False when ``BANDIT_PROGRESS=0``."""
+    return os.environ.get(PROGRESS_ENV, "1").strip() not in {"0", "false", "no", "off"}

@@ -1,0 +1,208 @@
+"""The result store: one JSON record per unit of work, under ``<root>/<paper>/<experiment>/``.
+
+A record holds the unit's parameters, its seed, the code fingerprint and version that produced
+it, when and how long it took, and the payload (the numbers a figure is drawn from). Writes are
+atomic (a temporary file renamed into place), so an interrupted run leaves either the whole
+record or nothing. Reading checks the record against what the code would compute now: a record
+whose parameters, seed or code fingerprint differ is *stale* and is never returned as valid.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import os
+import re
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from bandit_lib import __version__
+from bandit_lib.infra.profiles import repo_root
+
+FORMAT = 1
+_KEY = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._=,+-]*$")
+
+
+class ResultError(RuntimeError):
+    """Base class of the store's errors."""
+
+
+class MissingResult(ResultError):
+    """A unit has no record in the store."""
+
+
+class StaleResult(ResultError):
+    """A record exists but no longer matches its configuration or the code."""
+
+
+class MalformedResult(ResultError):
+    """A record cannot be read (not JSON, or missing fields)."""
+
+
+def check_key(name: str, key: str) -> str:
+    if not isinstance(key, str) or not _KEY.match(key) or len(key) > 150:
+        raise ValueError(
+            f"{name} must be 1-150 characters of letters, digits and . _ = , + - (starting with a "
+            f"letter or digit); got {name}={key!r}"
+        )
+    return key
+
+
+class _Encoder(json.JSONEncoder):
+    def default(self, o: Any) -> Any:
+        if isinstance(o, np.ndarray):
+            return o.tolist()
+        if isinstance(o, np.integer):
+            return int(o)
+        if isinstance(o, np.floating):
+            return float(o)
+        if isinstance(o, np.bool_):
+            return bool(o)
+        if isinstance(o, (set, frozenset)):
+            return sorted(o)
+        return super().default(o)
+
+
+def normalise(value: Any) -> Any:
+    """The JSON round trip of ``value`` (how parameters compare with a stored record)."""
+    return json.loads(json.dumps(value, cls=_Encoder, sort_keys=True))
+
+
+def git_commit() -> str | None:
+    """The current commit of the repository (with ``+dirty`` for uncommitted changes), if any."""
+    try:
+        root = repo_root()
+        commit = subprocess.run(
+            ["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True, timeout=10, check=True
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no"], cwd=root, capture_output=True, text=True, timeout=10
+        ).stdout.strip()
+        return commit + ("+dirty" if dirty else "")
+    except (OSError, subprocess.SubprocessError):
+        return None
+
+
+def _write_atomically(path: Path, data: dict[str, Any]) -> None:
+    """Write ``data`` as one JSON line to ``path`` through a temporary file renamed into place."""
+    text = json.dumps(data, cls=_Encoder, sort_keys=True, separators=(",", ":"))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w") as handle:
+            handle.write(text + "\n")
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(tmp, 0o644)  # mkstemp creates 0600; results are meant to be shared
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+@dataclass(frozen=True)
+class Record:
+    path: Path
+    data: dict[str, Any]
+
+    @property
+    def payload(self) -> Any:
+        return self.data["payload"]
+
+    def stale_reason(self, *, params: Any, seed: Any, fingerprint: str) -> str | None:
+        """Why this record does not match the expected identity, or None if it matches."""
+        if self.data.get("params") != normalise(params):
+            return f"parameters differ (stored {self.data.get('params')!r}, expected {normalise(params)!r})"
+        if self.data.get("seed") != normalise(seed):
+            return f"seed differs (stored {self.data.get('seed')!r}, expected {normalise(seed)!r})"
+        if self.data.get("fingerprint") != fingerprint:
+            return f"code changed (stored fingerprint {self.data.get('fingerprint')!r}, current {fingerprint!r})"
+        return None
+
+
+REQUIRED = ("format", "paper", "experiment", "unit", "params", "seed", "fingerprint", "payload")
+
+
+class ResultStore:
+    """Records under ``root``; see the module docstring."""
+
+    def __init__(self, root: Path | str):
+        self.root = Path(root)
+
+    def __repr__(self) -> str:
+        return f"ResultStore({str(self.root)!r})"
+
+    def path(self, paper: str, experiment: str, unit: str) -> Path:
+        check_key("paper", paper)
+        check_key("experiment", experiment)
+        check_key("unit", unit)
+        return self.root / paper / experiment / f"{unit}.json"
+
+    def read(self, paper: str, experiment: str, unit: str) -> Record | None:
+        """The record of a unit, or None if there is none; raises MalformedResult if unreadable."""
+        path = self.path(paper, experiment, unit)
+        if not path.exists():
+            return None
+        try:
+            data = json.loads(path.read_text())
+        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            raise MalformedResult(f"result file {path} is not valid JSON: {exc}") from exc
+        if not isinstance(data, dict):
+            raise MalformedResult(f"result file {path} must hold a JSON object; got {type(data).__name__}")
+        missing = [k for k in REQUIRED if k not in data]
+        if missing:
+            raise MalformedResult(f"result file {path} lacks the field(s) {missing}")
+        if data["format"] != FORMAT:
+            raise MalformedResult(f"result file {path} has format {data['format']!r}; this code reads format {FORMAT}")
+        return Record(path, data)
+
+    def write(
+        self,
+        paper: str,
+        experiment: str,
+        unit: str,
+        *,
+        params: Any,
+        seed: Any,
+        fingerprint: str,
+        payload: Any,
+        elapsed: float,
+        commit: str | None = None,
+    ) -> Record:
+        """Write a record atomically (temporary file, then rename)."""
+        path = self.path(paper, experiment, unit)
+        data = {
+            "format": FORMAT,
+            "paper": paper,
+            "experiment": experiment,
+            "unit": unit,
+            "params": normalise(params),
+            "seed": normalise(seed),
+            "fingerprint": fingerprint,
+            "code": {"bandit_lib": __version__, "git": commit},
+            "created": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+            "elapsed_seconds": round(float(elapsed), 3),
+            "payload": normalise(payload),
+        }
+        _write_atomically(path, data)
+        return Record(path, data)
+
+    def restamp(self, record: Record, *, fingerprint: str, note: dict[str, Any]) -> Record:
+        """Give ``record`` a new code fingerprint, keeping its payload and provenance, and say
+        why under ``restamped`` (a list, oldest first). Only ``tools/restamp.py`` calls this,
+        after proving that the code which computed the record is the code of ``fingerprint``."""
+        data = dict(record.data)
+        data["restamped"] = [*data.get("restamped", []), {"from_fingerprint": data["fingerprint"], **note}]
+        data["fingerprint"] = fingerprint
+        _write_atomically(record.path, data)
+        return Record(record.path, data)
+
+    def units(self, paper: str, experiment: str) -> list[str]:
+        """Keys of the units stored for an experiment."""
+        folder = self.root / paper / experiment
+        return sorted(p.stem for p in folder.glob("*.json")) if folder.exists() else []

@@ -1,0 +1,100 @@
+"""UIG chapter, Tables I and II: running time per run of every policy, measured here.
+
+The Fig. 6 setting (complete side information, Gaussian rewards) and the Fig. 7 setting (partial,
+Bernoulli) at T = 1000, readable policies in one process one after another, numba engines where a
+row says so. The paper's times are MATLAB's; only orderings compare.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from bandit_lib.infra.experiment import Experiment, Figure, Unit
+from bandit_lib.uig.experiments.common import CHAPTER, PAPER, timed
+from bandit_lib.uig.candidates import candidate_set_complete, eliminate_partial
+from bandit_lib.uig.problem import reveal, similarity_graph, umbrella_ordering
+from bandit_lib.uig.instances import random_instance
+from bandit_lib.uig.protocol import simulate
+from bandit_lib.uig.ckl_ucb import CKLUCB
+from bandit_lib.uig.lsdt_csi import LSDTCSI, run_lsdt_csi_fast
+from bandit_lib.uig.lsdt_psi import LSDTPSI
+from bandit_lib.uig.osub import OSUB
+from bandit_lib.uig.ossb import OSSB
+from bandit_lib.uig.ts import ThompsonSampling
+from bandit_lib.uig.ucb1 import UCB1, run_ucb1_fast
+from bandit_lib.seeding import derive, generator
+from bandit_lib.tapes import bernoulli_tape, decision_stream, gaussian_tape
+
+PROFILES = {
+    "quick": {"reps": 1, "csi": {"K": 20, "eps": 0.2, "T": 200}, "psi": {"K": 20, "eps": 0.2, "T": 200, "p": 0.7}},
+    "full": {"reps": 10, "csi": {"K": 100, "eps": 0.1, "T": 1000}, "psi": {"K": 100, "eps": 0.1, "T": 1000, "p": 0.5}},
+}
+
+
+def compute_timing(seed, setting: str, reps: int, K: int, eps: float, T: int, p: float) -> dict:
+    """Wall time per run of each policy, readable reference engines unless noted.
+
+    Runs one after another in one process; the notebook reports medians over repetitions.
+    """
+    rows = []
+    for r in range(reps):
+        rep = derive(seed, "rep", r)
+        row = {"rep": r}
+        if setting == "csi":
+            inst = random_instance(generator(rep, "instance"), K, eps, low=0.1, high=1.0)
+            tape = gaussian_tape(inst.means, 1.0, derive(rep, "rewards"))
+            stream = lambda name: decision_stream(rep, name)  # noqa: E731
+            _, row["UIG recognition"] = timed(lambda: umbrella_ordering(inst.A))
+            _, row["LSDT-CSI (offline)"] = timed(lambda: candidate_set_complete(inst.A, check=False))
+            runs = {
+                "UCB1": lambda: simulate(UCB1(K, stream("u"), alpha=8.0), tape.rewind(), T),
+                "UCB1 (numba)": lambda: run_ucb1_fast(tape.rewind(), T, stream("u"), alpha=8.0),
+                "TS": lambda: simulate(ThompsonSampling(K, generator(rep, "ts")), tape.rewind(), T),
+                "CKL-UCB (numba index)": lambda: simulate(CKLUCB(inst.A, eps), tape.rewind(), T),
+                "OSUB": lambda: simulate(OSUB(inst.A, stream("osub")), tape.rewind(), T),
+                "OSSB (closed form)": lambda: simulate(OSSB(inst.A, stream("ossb"), candidates=inst.candidates),
+                                                       tape.rewind(), T),
+                "OSSB (linprog)": lambda: simulate(OSSB(inst.A, stream("ossb"), candidates=inst.candidates,
+                                                        solver="linprog"), tape.rewind(), T),
+                "LSDT-CSI (online)": lambda: simulate(LSDTCSI(inst.classes, K, stream("l")), tape.rewind(), T),
+                "LSDT-CSI (online, numba)": lambda: run_lsdt_csi_fast(tape.rewind(), inst.classes, T, stream("l")),
+                "UCB1 on B*": lambda: simulate(UCB1(K, stream("b"), arms=inst.candidates, alpha=8.0), tape.rewind(), T),
+            }
+            arms = {}
+            for name, fn in runs.items():
+                arms[name], row[name] = timed(fn)
+            row["OSSB solvers agree"] = bool(np.array_equal(arms["OSSB (closed form)"], arms["OSSB (linprog)"]))
+            row["numba engines agree"] = bool(np.array_equal(arms["UCB1"], arms["UCB1 (numba)"])
+                                              and np.array_equal(arms["LSDT-CSI (online)"], arms["LSDT-CSI (online, numba)"]))
+        else:
+            rng = generator(rep, "instance")
+            means = rng.uniform(0.1, 0.9, K)
+            A = similarity_graph(means, eps)
+            S, D = reveal(A, p, p, rng)
+            B0, row["LSDT-PSI (offline)"] = timed(lambda: eliminate_partial(S, D))
+            tape = bernoulli_tape(means, derive(rep, "rewards"))
+            runs = {
+                "UCB1": lambda: simulate(UCB1(K, decision_stream(rep, "u")), tape.rewind(), T),
+                "TS": lambda: simulate(ThompsonSampling(K, generator(rep, "ts")), tape.rewind(), T),
+                "CKL-UCB (numba index)": lambda: simulate(CKLUCB(S, eps, kl="bernoulli"), tape.rewind(), T),
+                "LSDT-PSI (online)": lambda: simulate(LSDTPSI(B0, S, T, eps, decision_stream(rep, "l")), tape.rewind(), T),
+                "UCB1 on B0": lambda: simulate(UCB1(K, decision_stream(rep, "b"), arms=B0), tape.rewind(), T),
+            }
+            for name, fn in runs.items():
+                _, row[name] = timed(fn)
+        rows.append({k: (round(v * 1000, 3) if isinstance(v, float) else v) for k, v in row.items()})
+    return {"rows": rows, "unit": "milliseconds per run"}
+
+
+def plan_timing(profile: str) -> list[Unit]:
+    """The Fig. 6 and Fig. 7 settings at T = 1000 (the paper's tables); smaller in the quick profile."""
+    cfg = PROFILES[profile]
+    csi, psi = cfg["csi"], cfg["psi"]
+    return [Unit("csi", {"setting": "csi", "reps": cfg["reps"], "p": 1.0, **csi}),
+            Unit("psi", {"setting": "psi", "reps": cfg["reps"], **psi})]
+
+
+TIMING = Experiment(paper=PAPER, chapter=CHAPTER, name="timing", title="Running times per run", compute=compute_timing,
+                    plan=plan_timing, entropy=6111,
+                    figures=(Figure("Table I", "Running times, complete side information"),
+                             Figure("Table II", "Running times, partial side information")))

@@ -1,0 +1,64 @@
+r"""OSUB (Combes and Proutière 2014), the unimodal-bandit baseline of the UIG paper (complete side
+information only).
+
+A connected UIG is unimodal: from every suboptimal arm a path of non-decreasing means leads to the
+best arm, so the best arm is the one whose neighbours are all worse. OSUB exploits this around
+the current *leader* :math:`L(t) = \arg\max_k \bar x_k`. With :math:`l_L` the number of rounds
+in which L has been the leader (this one included) and :math:`\gamma` the maximum degree of the
+graph:
+
+* if :math:`(l_L - 1)` is a multiple of :math:`\gamma + 1`, play L;
+* otherwise play the arm of :math:`N[L]` with the largest KL-UCB index
+  :math:`\sup\{q : n_k\, \mathrm{KL}(\bar x_k, q) \le \log l_L\}`, which for Gaussian rewards
+  with variance :math:`\sigma^2` is :math:`\bar x_k + \sqrt{2\sigma^2 \log l_L / n_k}`.
+
+UIG decisions (spec §3.5): the log log term's constant c = 0; every arm is played once in
+ascending id first, and leader counts start after that; ties at random.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from bandit_lib.checks import check_positive
+from bandit_lib.uig.problem import check_adjacency, closed_neighbourhoods
+from bandit_lib.uig.protocol import argmax_ties, check_stream
+from bandit_lib.tapes import DecisionStream
+
+
+class OSUB:
+    """OSUB on the graph ``A`` (Gaussian KL-UCB with variance ``sigma**2``)."""
+
+    def __init__(self, A, stream: DecisionStream, *, sigma: float = 1.0):
+        A = check_adjacency("A", A)
+        self.closed = closed_neighbourhoods(A)
+        self.gamma = int(A.sum(axis=1).max())
+        self.sigma = check_positive("sigma", sigma)
+        self.stream = check_stream(stream)
+        K = len(A)
+        self.n = np.zeros(K, dtype=np.int64)
+        self.s = np.zeros(K)
+        self.leader_count = np.zeros(K, dtype=np.int64)
+        self._leader: int | None = None
+
+    def select(self) -> int:
+        self._leader = None
+        if (self.n == 0).any():
+            return int(np.argmax(self.n == 0))
+        xbar = self.s / self.n
+        leader = argmax_ties(xbar, self.stream)
+        self._leader = leader
+        count = self.leader_count[leader] + 1
+        if (count - 1) % (self.gamma + 1) == 0:
+            return leader
+        around = np.flatnonzero(self.closed[leader])
+        index = xbar[around] + np.sqrt(2.0 * self.sigma**2 * math.log(count) / self.n[around])
+        return int(around[argmax_ties(index, self.stream)])
+
+    def update(self, arm: int, reward: float) -> None:
+        if self._leader is not None:
+            self.leader_count[self._leader] += 1
+        self.n[arm] += 1
+        self.s[arm] += reward

@@ -1,0 +1,79 @@
+"""What every regret-minimising policy shares: the select/update protocol, a simulator on a
+reward tape, and random tie-breaking.
+
+A policy is an object with ``select() -> arm`` and ``update(arm, reward)``. ``select`` may draw
+the policy's own random numbers but changes no statistics; ``update`` records the reward of the
+arm just selected. The same objects then run in simulation (:func:`simulate`, every selection is
+played) and in the replay evaluation of logged data (:func:`bandit_lib.uig.recommendation.replay`, a selection is
+played only when the log holds that arm's reward).
+
+Ties (decision 17 of the UIG spec): the argmax of an index breaks ties uniformly at random with
+the policy's :class:`~bandit_lib.tapes.DecisionStream`: with n tied arms (ascending ids), the next
+uniform u picks the ``min(floor(u n), n - 1)``-th. A uniform is consumed only when there is a
+tie, so a numba engine that does the same makes the same choices.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+import numpy as np
+
+from bandit_lib.checks import check_index_set, check_int
+from bandit_lib.tapes import DecisionStream, RewardTape
+
+
+class RegretPolicy(Protocol):
+    def select(self) -> int: ...
+
+    def update(self, arm: int, reward: float) -> None: ...
+
+
+def argmax_ties(values: np.ndarray, stream: DecisionStream) -> int:
+    """Index of the largest value, ties broken with the next uniform of ``stream``."""
+    top = np.flatnonzero(values == values.max())
+    if len(top) == 1:
+        return int(top[0])
+    return int(top[stream.next_index(len(top))])
+
+
+def argmin_ties(values: np.ndarray, stream: DecisionStream) -> int:
+    """Index of the smallest value, ties broken with the next uniform of ``stream``."""
+    low = np.flatnonzero(values == values.min())
+    if len(low) == 1:
+        return int(low[0])
+    return int(low[stream.next_index(len(low))])
+
+
+def check_arms(name: str, arms, n_arms: int) -> np.ndarray:
+    """A non-empty sorted set of arm indices in 0..n_arms-1."""
+    n_arms = check_int("n_arms", n_arms, minimum=1)
+    arms = check_index_set(name, arms, n_arms)
+    if arms.size == 0:
+        raise ValueError(f"{name} must hold at least one arm; got {name}=[]")
+    return arms
+
+
+def check_stream(stream) -> DecisionStream:
+    if not isinstance(stream, DecisionStream):
+        raise TypeError(f"stream must be a DecisionStream (bandit_lib.tapes.decision_stream); got {stream!r}")
+    return stream
+
+
+def check_generator(rng) -> np.random.Generator:
+    if not isinstance(rng, np.random.Generator):
+        raise TypeError(f"rng must be a numpy Generator (bandit_lib.seeding.generator); got {rng!r}")
+    return rng
+
+
+def simulate(policy: RegretPolicy, tape: RewardTape, horizon: int) -> np.ndarray:
+    """Play ``horizon`` rounds of ``policy`` on ``tape``; return the arms played, in order."""
+    horizon = check_int("horizon", horizon, minimum=0)
+    if not isinstance(tape, RewardTape):
+        raise TypeError(f"tape must be a RewardTape; got {tape!r}")
+    arms = np.empty(horizon, dtype=np.int64)
+    for t in range(horizon):
+        arm = policy.select()
+        policy.update(arm, tape.pull(arm))
+        arms[t] = arm
+    return arms

@@ -1,0 +1,31 @@
+"""ZHUANG17: identifying outlier arms with the k-sigma rule (Zhuang, Wang & Wang, NeurIPS 2017;
+spec ``rr_wrr.md``). The problem's definitions are the shared :mod:`bandit_lib.ksigma`.
+
+Algorithms (each ``name(tape, ..., engine="fast")`` with a readable ``name_reference``):
+
+* :mod:`~bandit_lib.zhuang17.rr` — RR, Round-Robin (Algorithm 1);
+* :mod:`~bandit_lib.zhuang17.wrr` — WRR, Weighted Round-Robin (Algorithm 2);
+* :mod:`~bandit_lib.zhuang17.nrr` — NRR, the naive round-robin baseline;
+* :mod:`~bandit_lib.zhuang17.ib` — IB, iterative best-arm identification with CLUCB;
+* :mod:`~bandit_lib.zhuang17._engine` — (private) the reference state and numba engines of RR,
+  WRR and NRR.
+
+Theory and intervals:
+
+* :mod:`~bandit_lib.zhuang17.intervals` — the arm and threshold confidence intervals
+  (Hoeffding/McDiarmid and Agresti–Coull), l(k), rho*;
+* :mod:`~bandit_lib.zhuang17.theory` — hardness H1, H2 and the RR/WRR sample-complexity bounds.
+
+Instances and data:
+
+* :mod:`~bandit_lib.zhuang17.instances` — synthetic test cases with planted outliers;
+* :mod:`~bandit_lib.zhuang17.twitter_like` — the Twitter-like stand-in (47 regions, 20 keywords);
+* :mod:`~bandit_lib.zhuang17.tweets` — loader of a local copy of geotagged tweets.
+
+Chapter:
+
+* :mod:`~bandit_lib.zhuang17.experiments` — Figs 1–3, theory checks and ablations;
+  :mod:`~bandit_lib.zhuang17.experiments.rho_families` — the rho* study.
+
+RR and WRR are the baselines of ADE20 and GOLD20, which import them from here.
+"""

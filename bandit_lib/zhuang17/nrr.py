@@ -1,0 +1,59 @@
+r"""NRR: Naive Round-Robin, ZHUANG17's first baseline (§5.2; spec ``rr_wrr.md`` 3.1, decision D8).
+
+Round-robin sampling with a heuristic stop and no confidence intervals: stop as soon as the
+estimated outlier set :math:`\hat\Omega = \{i : \hat y_i > \hat\theta\}` has not changed during
+the last :math:`L = \lceil 1/\delta\rceil` consecutive pulls (10 for :math:`\delta = 0.1`)::
+
+    NRR(arms, k, delta, T_max):
+     1  pull each arm once; T = n; prev <- OUTPUT(); run <- 0; L <- ceil(1/delta); i <- 0
+     2  while run < L and T < T_max:
+     3      i <- (i + 1) mod n; pull i; T += 1
+     4      cur <- OUTPUT()
+     5      run <- run + 1 if cur == prev else 0; prev <- cur
+     6  return prev, T
+
+The count starts after initialisation (D8). NRR usually stops after about n + 10 pulls.
+
+Public API::
+
+    nrr(tape, *, k, delta, cap, engine="fast") -> Outcome
+
+``Outcome.capped`` is true when the cap stopped the run before L unchanged pulls.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from bandit_lib.zhuang17._engine import KSigmaRun, check_common, run_nrr_fast
+from bandit_lib.runner import Outcome
+from bandit_lib.tapes import RewardTape
+
+
+def nrr_reference(tape: RewardTape, *, k: float, delta: float, cap: int) -> Outcome:
+    """The pseudocode above, pull by pull (arguments already checked by :func:`nrr`)."""
+    n = tape.n_arms
+    run = KSigmaRun(tape, k, delta)
+    for i in range(n):                                            # line 1
+        run.pull(i)
+    yhat, theta = run.theta()
+    prev = yhat > theta
+    streak, L, i = 0, math.ceil(1.0 / delta), 0
+    while streak < L and run.T < cap:                             # line 2
+        i = (i + 1) % n                                           # line 3
+        run.pull(i)
+        yhat, theta = run.theta()                                 # line 4
+        cur = yhat > theta
+        streak = streak + 1 if np.array_equal(cur, prev) else 0   # line 5
+        prev = cur
+    return Outcome(np.flatnonzero(prev), run.T, streak < L, run.m.copy(), {"engine": "reference", "L": L})
+
+
+def nrr(tape: RewardTape, *, k: float, delta: float, cap: int, engine: str = "fast") -> Outcome:
+    """Naive Round-Robin; see the module docstring."""
+    n, k, delta, cap, _, _ = check_common(tape, k, delta, cap, engine=engine)
+    if engine == "reference":
+        return nrr_reference(tape, k=k, delta=delta, cap=cap)
+    return run_nrr_fast(tape, k=k, cap=cap, L=math.ceil(1.0 / delta))

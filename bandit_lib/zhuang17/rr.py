@@ -1,0 +1,75 @@
+r"""RR: Round-Robin (ZHUANG17 Algorithm 1; spec ``rr_wrr.md`` 2.2).
+
+::
+
+    RR(arms, k, delta, ci, T_max):
+     1  for i in 0..n-1: pull i (init_pulls times)     # T = n * init_pulls
+     2  UPDATE()                                        # estimates, radii at delta'(T), active set A
+     3  i <- 0
+     4  while A is not empty and T < T_max:
+     5      i <- (i + 1) mod n                          # first pull after init: arm 1 (0-based)
+     6      pull i (batch times); UPDATE()
+     7  return OUTPUT() = {i : yhat_i > thetahat}, T
+
+UPDATE() is :func:`bandit_lib.zhuang17.intervals.evaluate_kernel` with the chosen interval family
+(Hoeffding/McDiarmid: the theorems; Agresti–Coull: the paper's experiments). The active set is
+recomputed from scratch after every pull, arms are never eliminated, and the run stops at the
+first pull after which no arm is active. With probability at least :math:`1-\delta` (valid
+intervals) the output is the true outlier set (Theorem 1), after at most
+:func:`bandit_lib.zhuang17.theory.bound_rr` pulls (Theorem 2).
+
+``batch > 1`` is the ADE20 speed-up (decision B4): every round-robin pull becomes ``batch``
+pulls of the same arm, and estimates, :math:`\delta'(T)` (T counted in pulls) and the active set
+are updated after each batch; the initialisation stays at ``init_pulls`` pulls per arm. A batch
+is cut short at the cap, so ``T`` never exceeds ``cap``.
+
+Public API::
+
+    rr(tape, *, k, delta, cap, ci, batch=1, init_pulls=1, engine="fast") -> Outcome
+
+``engine="reference"`` runs :func:`rr_reference` (this pseudocode, one ``tape.pull`` at a time);
+``"fast"`` runs the certified numba engine of :mod:`bandit_lib.zhuang17._engine`, which
+makes exactly the same pulls and stops at exactly the same pull (tests check this). The tape must
+be fresh (``tape.rewind()``); afterwards its read positions are the arms' pull counts.
+``Outcome.output``: sorted estimated outlier set; ``pulls``: T including initialisation;
+``capped``: the cap stopped a run whose active set was not empty; ``counts``: pulls per arm.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from bandit_lib.zhuang17.intervals import check_ci
+from bandit_lib.zhuang17._engine import KSigmaRun, check_ci_for_tape, check_common, check_count, run_wrr_fast
+from bandit_lib.runner import Outcome
+from bandit_lib.tapes import RewardTape
+
+
+def rr_reference(tape: RewardTape, *, k: float, delta: float, cap: int, ci, batch: int = 1,
+                 init_pulls: int = 1, t_unit: int = 1) -> Outcome:
+    """Algorithm 1, pull by pull (arguments already checked by :func:`rr`)."""
+    n = tape.n_arms
+    run = KSigmaRun(tape, k, delta, ci, t_unit)
+    for i in range(n):                                # line 1
+        run.pull(i, init_pulls)
+    state = run.update()                              # line 2
+    i = 0                                             # line 3
+    while state.any_active and run.T < cap:           # line 4
+        i = (i + 1) % n                               # line 5
+        run.pull(i, min(batch, cap - run.T))          # line 6
+        state = run.update()
+    return Outcome(state.output, run.T, state.any_active, run.m.copy(), {"engine": "reference"})
+
+
+def rr(tape: RewardTape, *, k: float, delta: float, cap: int, ci, batch: int = 1, init_pulls: int = 1,
+       engine: str = "fast", count: str = "pulls") -> Outcome:
+    """Round-Robin; see the module docstring. ``count="batches"`` counts T in batches inside
+    delta'(T) (ADE20's ablation B3; the theory needs the default "pulls")."""
+    n, k, delta, cap, init_pulls, batch = check_common(tape, k, delta, cap, init_pulls=init_pulls, batch=batch,
+                                                       engine=engine)
+    ci = check_ci_for_tape(check_ci(ci), tape)
+    t_unit = check_count(count, n, delta, batch, init_pulls)
+    if engine == "reference":
+        return rr_reference(tape, k=k, delta=delta, cap=cap, ci=ci, batch=batch, init_pulls=init_pulls, t_unit=t_unit)
+    return run_wrr_fast(tape, k=k, delta=delta, cap=cap, ci=ci, rho=1.0, batch=batch, init_pulls=init_pulls,
+                        t_unit=t_unit)

@@ -1,0 +1,87 @@
+r"""WRR: Weighted Round-Robin (ZHUANG17 Algorithm 2; spec ``rr_wrr.md`` 2.3).
+
+::
+
+    WRR(arms, k, delta, ci, T_max, rho = rho*(n, k, delta)):
+     1  for i in 0..n-1: pull i (init_pulls times)     # T = n * init_pulls
+     2  UPDATE()
+     3  c[0..n-1] <- 0
+     4  i <- 0
+     5  while A is not empty and T < T_max:
+     6      i <- (i + 1) mod n                          # next regular pull
+     7      c_i <- c_i + rho * batch
+     8      repeat:
+     9          pull i (batch times); UPDATE()
+    10      until (i not in A) or (m_i >= c_i) or (T >= T_max)
+    11  return OUTPUT(), T
+
+Stride scheduling: active arms get about :math:`\rho` times the pulls of inactive ones. The
+regular pull is always made, even for an inactive arm; :math:`c_i` grows on every visit, active
+or not, so an arm that becomes active again gets a catch-up burst of up to :math:`c_i - m_i`
+pulls (as the pseudocode says). :math:`m_i` includes the initial pulls while :math:`c_i` starts
+at 0. The default weight is :math:`\rho^* = (n-1)^{2/3}/l(k)^{1/3}` (Eq. 6,
+:func:`bandit_lib.zhuang17.intervals.rho_star`). With :math:`\rho = 1`, WRR makes exactly RR's pulls.
+Theorem 3 bounds its pulls by :func:`bandit_lib.zhuang17.theory.bound_wrr`.
+
+``batch > 1`` (ADE20, decision B6): every regular and every extra pull becomes a batch, and
+:math:`c_i` grows by :math:`\rho\cdot` ``batch`` per visit, compared with the pull count
+:math:`m_i`.
+
+Public API::
+
+    wrr(tape, *, k, delta, cap, ci, rho=None, batch=1, init_pulls=1, engine="fast") -> Outcome
+
+``rho=None`` means :math:`\rho^*`; ``Outcome.info["rho"]`` records the weight used. Engines and
+the Outcome as in :mod:`bandit_lib.zhuang17.rr`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from bandit_lib.checks import check_real
+from bandit_lib.zhuang17.intervals import check_ci, rho_star
+from bandit_lib.zhuang17._engine import KSigmaRun, check_ci_for_tape, check_common, check_count, run_wrr_fast
+from bandit_lib.runner import Outcome
+from bandit_lib.tapes import RewardTape
+
+
+def wrr_reference(tape: RewardTape, *, k: float, delta: float, cap: int, ci, rho: float, batch: int = 1,
+                  init_pulls: int = 1, t_unit: int = 1) -> Outcome:
+    """Algorithm 2, pull by pull (arguments already checked by :func:`wrr`)."""
+    n = tape.n_arms
+    run = KSigmaRun(tape, k, delta, ci, t_unit)
+    for i in range(n):                                            # line 1
+        run.pull(i, init_pulls)
+    state = run.update()                                          # line 2
+    c = np.zeros(n)                                               # line 3
+    i = 0                                                         # line 4
+    while state.any_active and run.T < cap:                       # line 5
+        i = (i + 1) % n                                           # line 6
+        c[i] += rho * batch                                       # line 7
+        while True:                                               # line 8
+            run.pull(i, min(batch, cap - run.T))                  # line 9
+            state = run.update()
+            if not state.active[i] or run.m[i] >= c[i] or run.T >= cap:   # line 10
+                break
+    return Outcome(state.output, run.T, state.any_active, run.m.copy(), {"engine": "reference", "rho": rho})
+
+
+def wrr(tape: RewardTape, *, k: float, delta: float, cap: int, ci, rho: float | None = None, batch: int = 1,
+        init_pulls: int = 1, engine: str = "fast", count: str = "pulls") -> Outcome:
+    """Weighted Round-Robin; see the module docstring. ``count="batches"`` counts T in batches
+    inside delta'(T) (ADE20's ablation B3; the theory needs the default "pulls")."""
+    n, k, delta, cap, init_pulls, batch = check_common(tape, k, delta, cap, init_pulls=init_pulls, batch=batch,
+                                                       engine=engine)
+    ci = check_ci_for_tape(check_ci(ci), tape)
+    t_unit = check_count(count, n, delta, batch, init_pulls)
+    rho = rho_star(n, k, delta) if rho is None else check_real("rho", rho)
+    if rho < 1:
+        raise ValueError(f"rho must be >= 1 (active arms get rho times the pulls of inactive ones); got rho={rho!r}")
+    if engine == "reference":
+        return wrr_reference(tape, k=k, delta=delta, cap=cap, ci=ci, rho=rho, batch=batch, init_pulls=init_pulls,
+                             t_unit=t_unit)
+    out = run_wrr_fast(tape, k=k, delta=delta, cap=cap, ci=ci, rho=rho, batch=batch, init_pulls=init_pulls,
+                       t_unit=t_unit)
+    out.info["rho"] = rho
+    return out
