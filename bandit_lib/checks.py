@@ -109,9 +109,7 @@ def check_vector(
     if array.ndim != 1:
         raise ValueError(f"{name} must be one-dimensional; got shape {array.shape}")
     if array.size < min_length:
-        raise ValueError(
-            f"{name} must hold at least {min_length} value(s); got {array.size} ({name}={values!r})"
-        )
+        raise ValueError(f"{name} must hold at least {min_length} value(s); got {array.size} ({name}={values!r})")
     bad = ~np.isfinite(array)
     if low is not None:
         bad |= array < low

@@ -100,7 +100,9 @@ def agresti_coull_radius(s, m, z):
     bad = ~(np.isfinite(s) & (s >= 0) & (s <= m))
     if bad.any():
         i = int(np.flatnonzero(bad.ravel())[0])
-        raise ValueError(f"successes s must lie in [0, m]; got s={s.flat[i].item()!r} with m={np.broadcast_to(m, s.shape).flat[i].item()!r}")
+        raise ValueError(
+            f"successes s must lie in [0, m]; got s={s.flat[i].item()!r} with m={np.broadcast_to(m, s.shape).flat[i].item()!r}"
+        )
     z = np.asarray(z, dtype=np.float64)
     if not (np.all(np.isfinite(z)) and np.all(z >= 0)):
         raise ValueError(f"the quantile z must be finite and >= 0; got z={z!r}")

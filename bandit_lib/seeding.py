@@ -29,9 +29,7 @@ def _words(key: Any) -> tuple[int, ...]:
         text = f"{type(key).__name__}:{key!r}".encode()
         digest = hashlib.sha256(text).digest()
         return tuple(int.from_bytes(digest[i : i + 4], "little") for i in (0, 4))
-    raise TypeError(
-        f"seed key components must be int, float, str or bytes; got {key!r} of type {type(key).__name__}"
-    )
+    raise TypeError(f"seed key components must be int, float, str or bytes; got {key!r} of type {type(key).__name__}")
 
 
 def as_seed_sequence(seed: SeedLike | None) -> np.random.SeedSequence:

@@ -129,8 +129,9 @@ def counter_uniform(k0: np.uint64, k1: np.uint64, j: np.int64) -> float:
 
 
 @njit(cache=True)
-def reward_from_u(kind: int, means: np.ndarray, scale: float, values: np.ndarray, offsets: np.ndarray,
-                  arm: int, u: float) -> float:
+def reward_from_u(
+    kind: int, means: np.ndarray, scale: float, values: np.ndarray, offsets: np.ndarray, arm: int, u: float
+) -> float:
     """The reward of ``arm`` for the uniform ``u`` (the mapping of the module docstring)."""
     if kind == BERNOULLI:
         return 1.0 if u < means[arm] else 0.0

@@ -21,8 +21,14 @@ def run() -> list[dict]:
         fast_capped = ade(tape.rewind(), cap=ref_cap, **kw)
         assert ref_out.same_decisions(fast_capped), "the engines disagree"
         full = ade(tape.rewind(), **kw)
-        row = compare(f"ADE, n={n}, k=2.5 (whole run: {full.pulls:.2e} pulls)", "pulls",
-                      lambda: ade_reference(tape.rewind(), cap=ref_cap, **kw), ref_out.pulls,
-                      lambda: ade(tape.rewind(), **kw), full.pulls, repeat=2)
+        row = compare(
+            f"ADE, n={n}, k=2.5 (whole run: {full.pulls:.2e} pulls)",
+            "pulls",
+            lambda: ade_reference(tape.rewind(), cap=ref_cap, **kw),
+            ref_out.pulls,
+            lambda: ade(tape.rewind(), **kw),
+            full.pulls,
+            repeat=2,
+        )
         rows.append(row)
     return rows

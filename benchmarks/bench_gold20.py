@@ -32,9 +32,15 @@ def _row(n: int, kind: str, stretch: int) -> dict:
     run("reference", cap)
     run("fast", cap)
     assert work["reference"] == work["fast"]
-    row = compare(f"GOLD, {kind}, n={n}", "pulls", lambda: run("reference", cap), work["reference"],
-                  lambda: run("fast", cap), work["fast"])
-    run("fast", 10**8)                                  # warm, then time the whole run once
+    row = compare(
+        f"GOLD, {kind}, n={n}",
+        "pulls",
+        lambda: run("reference", cap),
+        work["reference"],
+        lambda: run("fast", cap),
+        work["fast"],
+    )
+    run("fast", 10**8)  # warm, then time the whole run once
     start = time.perf_counter()
     full = run("fast", 10**8)
     row["fast pulls/s, whole run"] = full.pulls / (time.perf_counter() - start)
@@ -43,5 +49,9 @@ def _row(n: int, kind: str, stretch: int) -> dict:
 
 
 def run() -> list[dict]:
-    return [_row(100, "upper", 4_000), _row(100, "intermediate", 4_000),
-            _row(400, "upper", 2_000), _row(400, "intermediate", 2_000)]
+    return [
+        _row(100, "upper", 4_000),
+        _row(100, "intermediate", 4_000),
+        _row(400, "upper", 2_000),
+        _row(400, "intermediate", 2_000),
+    ]

@@ -22,25 +22,50 @@ def run() -> list[dict]:
     # The exact solver costs the same at every step; CG's cost changes along a run, so both of its
     # engines run the same steps.
     for solver, ref_steps, fast_steps in (("exact", 60, 2000), ("cg", 1000, 1000)):
-        rows.append(compare(
-            f"GrAPL {solver} solver, SBM N=1000, gamma=10: per-pull reference vs numba engine", "steps",
-            lambda: grapl(sbm_tape.rewind(), sbm, ref_steps, solver=solver, **sbm_kw), ref_steps,
-            lambda: grapl_fast(sbm_tape.rewind(), sbm, fast_steps, solver=solver, **sbm_kw), fast_steps))
-    rows.append(compare(
-        "GrAPL engine, SBM N=1000, gamma=10: CG solver (reference) vs exact solver (fast)", "steps",
-        lambda: grapl_fast(sbm_tape.rewind(), sbm, 2000, solver="cg", **sbm_kw), 2000,
-        lambda: grapl_fast(sbm_tape.rewind(), sbm, 2000, solver="exact", **sbm_kw), 2000))
+        rows.append(
+            compare(
+                f"GrAPL {solver} solver, SBM N=1000, gamma=10: per-pull reference vs numba engine",
+                "steps",
+                lambda: grapl(sbm_tape.rewind(), sbm, ref_steps, solver=solver, **sbm_kw),
+                ref_steps,
+                lambda: grapl_fast(sbm_tape.rewind(), sbm, fast_steps, solver=solver, **sbm_kw),
+                fast_steps,
+            )
+        )
+    rows.append(
+        compare(
+            "GrAPL engine, SBM N=1000, gamma=10: CG solver (reference) vs exact solver (fast)",
+            "steps",
+            lambda: grapl_fast(sbm_tape.rewind(), sbm, 2000, solver="cg", **sbm_kw),
+            2000,
+            lambda: grapl_fast(sbm_tape.rewind(), sbm, 2000, solver="exact", **sbm_kw),
+            2000,
+        )
+    )
     sw_graph, _, sw_tape, _ = make_instance("small_world", 0, 1000)
     sw = graph_system(sw_graph)
     sw.inverse
     for gamma in (1.0, 1e4):
         kw = dict(tau=0.5, eps=0.01, alpha=1e-8, gamma=gamma)
-        rows.append(compare(
-            f"GrAPL engine, small world N=1000, gamma={gamma:g}: CG solver (reference) vs exact solver (fast)", "steps",
-            lambda: grapl_fast(sw_tape.rewind(), sw, 1000, solver="cg", **kw), 1000,
-            lambda: grapl_fast(sw_tape.rewind(), sw, 2000, solver="exact", **kw), 2000, repeat=2))
-    rows.append(compare(
-        "APT, N=1000 (2 warm-up pulls per arm): per-pull reference vs numba engine", "steps",
-        lambda: apt(sbm_tape.rewind(), 2000, tau=0.0, eps=0.01), 2000,
-        lambda: apt_fast(sbm_tape.rewind(), 5000, tau=0.0, eps=0.01), 5000))
+        rows.append(
+            compare(
+                f"GrAPL engine, small world N=1000, gamma={gamma:g}: CG solver (reference) vs exact solver (fast)",
+                "steps",
+                lambda: grapl_fast(sw_tape.rewind(), sw, 1000, solver="cg", **kw),
+                1000,
+                lambda: grapl_fast(sw_tape.rewind(), sw, 2000, solver="exact", **kw),
+                2000,
+                repeat=2,
+            )
+        )
+    rows.append(
+        compare(
+            "APT, N=1000 (2 warm-up pulls per arm): per-pull reference vs numba engine",
+            "steps",
+            lambda: apt(sbm_tape.rewind(), 2000, tau=0.0, eps=0.01),
+            2000,
+            lambda: apt_fast(sbm_tape.rewind(), 5000, tau=0.0, eps=0.01),
+            5000,
+        )
+    )
     return rows

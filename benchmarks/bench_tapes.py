@@ -19,8 +19,10 @@ def _sum_round_robin(kind, keys, means, scale, values, offsets, pulls):
 
 def run() -> list[dict]:
     rows = []
-    for name, tape in [("bernoulli", bernoulli_tape(np.linspace(0.1, 0.9, 20), 1)),
-                       ("gaussian", gaussian_tape(np.zeros(20), 1.0, 1))]:
+    for name, tape in [
+        ("bernoulli", bernoulli_tape(np.linspace(0.1, 0.9, 20), 1)),
+        ("gaussian", gaussian_tape(np.zeros(20), 1.0, 1)),
+    ]:
         pulls_ref, pulls_fast = 20_000, 2_000_000
 
         def reference():
@@ -28,6 +30,14 @@ def run() -> list[dict]:
             for k in range(pulls_ref):
                 t.pull(k % 20)
 
-        rows.append(compare(f"{name} tape, round robin, n=20", "pulls", reference, pulls_ref,
-                            lambda: _sum_round_robin(*tape.arrays, pulls_fast), pulls_fast))
+        rows.append(
+            compare(
+                f"{name} tape, round robin, n=20",
+                "pulls",
+                reference,
+                pulls_ref,
+                lambda: _sum_round_robin(*tape.arrays, pulls_fast),
+                pulls_fast,
+            )
+        )
     return rows

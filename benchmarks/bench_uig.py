@@ -18,14 +18,26 @@ def run() -> list[dict]:
     rows = []
     T_ref, T_fast = 5_000, 1_000_000
     engines = {
-        "LSDT-CSI": (lambda T: simulate(LSDTCSI(inst.classes, 100, decision_stream(1, "b")), tape.rewind(), T),
-                     lambda T: run_lsdt_csi_fast(tape.rewind(), inst.classes, T, decision_stream(1, "b"))),
-        "UCB1 (alpha = 8)": (lambda T: simulate(UCB1(100, decision_stream(1, "b"), alpha=8.0), tape.rewind(), T),
-                             lambda T: run_ucb1_fast(tape.rewind(), T, decision_stream(1, "b"), alpha=8.0)),
+        "LSDT-CSI": (
+            lambda T: simulate(LSDTCSI(inst.classes, 100, decision_stream(1, "b")), tape.rewind(), T),
+            lambda T: run_lsdt_csi_fast(tape.rewind(), inst.classes, T, decision_stream(1, "b")),
+        ),
+        "UCB1 (alpha = 8)": (
+            lambda T: simulate(UCB1(100, decision_stream(1, "b"), alpha=8.0), tape.rewind(), T),
+            lambda T: run_ucb1_fast(tape.rewind(), T, decision_stream(1, "b"), alpha=8.0),
+        ),
     }
     for name, (reference, fast) in engines.items():
         if not np.array_equal(reference(2_000), fast(2_000)):
             raise AssertionError(f"{name}: the numba engine's decisions differ from the reference's")
-        rows.append(compare(f"{name}, K = 100, Gaussian tape", "rounds", lambda: reference(T_ref), T_ref,
-                            lambda: fast(T_fast), T_fast))
+        rows.append(
+            compare(
+                f"{name}, K = 100, Gaussian tape",
+                "rounds",
+                lambda: reference(T_ref),
+                T_ref,
+                lambda: fast(T_fast),
+                T_fast,
+            )
+        )
     return rows

@@ -31,8 +31,14 @@ def _row(name, policy, n, ref_cap, fast_cap, cases=CASES, **kw):
 
     run("reference", ref_cap)
     run("fast", fast_cap)
-    row = compare(f"{name}, n={n}", "pulls", lambda: run("reference", ref_cap), work["reference"],
-                  lambda: run("fast", fast_cap), work["fast"])
+    row = compare(
+        f"{name}, n={n}",
+        "pulls",
+        lambda: run("reference", ref_cap),
+        work["reference"],
+        lambda: run("fast", fast_cap),
+        work["fast"],
+    )
     row["fast pulls per case"] = work["fast"] / cases
     row["target (ratio >= 100)"] = "met" if row["ratio"] >= 100 else "MISSED"
     return row

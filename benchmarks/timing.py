@@ -17,8 +17,15 @@ def best_of(fn: Callable[[], object], repeat: int = 3) -> float:
     return best
 
 
-def compare(benchmark: str, unit: str, reference: Callable[[], object], reference_work: float,
-            fast: Callable[[], object], fast_work: float, repeat: int = 3) -> dict:
+def compare(
+    benchmark: str,
+    unit: str,
+    reference: Callable[[], object],
+    reference_work: float,
+    fast: Callable[[], object],
+    fast_work: float,
+    repeat: int = 3,
+) -> dict:
     """A row comparing the throughput (``unit`` per second) of a reference and a fast engine.
 
     Each engine may do a different amount of work (the reference is slow, so it gets less); the

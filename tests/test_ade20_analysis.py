@@ -13,7 +13,9 @@ def table(index, **cols):
 
 
 def test_crossover():
-    assert crossover([100, 200, 400], [8, 8, 8], [2, 4, 16]) == pytest.approx(200 + 200 * np.log(2) / (np.log(2) + np.log(0.5) * -1))
+    assert crossover([100, 200, 400], [8, 8, 8], [2, 4, 16]) == pytest.approx(
+        200 + 200 * np.log(2) / (np.log(2) + np.log(0.5) * -1)
+    )
     assert np.isnan(crossover([1, 2], [5, 5], [1, 2]))
     assert crossover([1, 2], [1, 5], [2, 2]) == 1.0
     with pytest.raises(ValueError, match="same length"):
@@ -33,17 +35,24 @@ def test_scorecard_on_the_papers_story_and_on_the_opposite():
     ours_2a = table(ns, ADE=[10.0, 10, 10], RR=[2.0, 4, 8], WRR=[3.0, 9, 30])
     ours_3 = table([2.0, 3.0], ADE=[10.0, 5], RR=[9.0, 6], WRR=[8.0, 9])
     card = scorecard(ours_2a, paper_2b.iloc[:1], ours_3, crowd)
-    assert card.loc["C1", "verdict"] == "partly"           # ADE flat
-    assert card.loc["C2", "verdict"] == "partly"           # WRR not below RR
-    assert card.loc["C3", "verdict"] == "not reproduced"   # ADE best nowhere
-    assert card.loc["C4", "verdict"] == "n/a"              # one window only
-    assert card.loc["C5", "verdict"] == "partly"           # ADE best at k = 3 only
+    assert card.loc["C1", "verdict"] == "partly"  # ADE flat
+    assert card.loc["C2", "verdict"] == "partly"  # WRR not below RR
+    assert card.loc["C3", "verdict"] == "not reproduced"  # ADE best nowhere
+    assert card.loc["C4", "verdict"] == "n/a"  # one window only
+    assert card.loc["C5", "verdict"] == "partly"  # ADE best at k = 3 only
     assert card.loc["C6", "verdict"] == "partly"
 
 
 def test_mean_and_model_tables():
-    df = pd.DataFrame({"n": [1, 1, 2, 2, 1, 2], "method": ["ADE", "ADE", "ADE", "ADE", "RR", "RR"],
-                       "pulls": [1, 3, 5, 7, 4, 8], "model_ade": [2.0] * 6, "model_rr": [3.0] * 6})
+    df = pd.DataFrame(
+        {
+            "n": [1, 1, 2, 2, 1, 2],
+            "method": ["ADE", "ADE", "ADE", "ADE", "RR", "RR"],
+            "pulls": [1, 3, 5, 7, 4, 8],
+            "model_ade": [2.0] * 6,
+            "model_rr": [3.0] * 6,
+        }
+    )
     assert mean_pulls(df, "n").loc[1, "ADE"] == 2 and mean_pulls(df, "n").loc[2, "RR"] == 8
     m = model_table(df)
     assert m.loc[2, "ADE measured"] == 6 and m.loc[1, "RR model"] == 3
@@ -62,15 +71,29 @@ def test_bad_input():
 def test_theory_and_balance_summaries():
     from bandit_lib.ade20.report import balance_summary, theory_summary
 
-    runs = pd.DataFrame({
-        "source": ["a", "a", "b"], "correct": [True, False, True], "capped": [False, False, False],
-        "viol_arm": [0, 1, 0], "viol_theta": [0, 0, 0], "viol_variance": [0, 0, 2], "viol_std": [0, 0, 0],
-        "viol_U": [0, 0, 0], "gap_lemma_ok": [True, True, False], "thm2_arms_ok": [True] * 3,
-        "thm2_mth_ok": [True, True, False], "k": [2.0] * 3, "sigma_y": [0.3] * 3,
-        "min_rth_over_ra": [0.99, 0.98, 0.97], "max_mth_over_ma": [100.0, 200.0, 300.0],
-        "mth_over_ma": [10.0, 10.0, 10.0], "balance_U": [10.0, 11.0, 10.0], "thm2_total": [30.0, 40.0, 50.0],
-        "pulls": [1.0, 1.0, 1.0],
-    })
+    runs = pd.DataFrame(
+        {
+            "source": ["a", "a", "b"],
+            "correct": [True, False, True],
+            "capped": [False, False, False],
+            "viol_arm": [0, 1, 0],
+            "viol_theta": [0, 0, 0],
+            "viol_variance": [0, 0, 2],
+            "viol_std": [0, 0, 0],
+            "viol_U": [0, 0, 0],
+            "gap_lemma_ok": [True, True, False],
+            "thm2_arms_ok": [True] * 3,
+            "thm2_mth_ok": [True, True, False],
+            "k": [2.0] * 3,
+            "sigma_y": [0.3] * 3,
+            "min_rth_over_ra": [0.99, 0.98, 0.97],
+            "max_mth_over_ma": [100.0, 200.0, 300.0],
+            "mth_over_ma": [10.0, 10.0, 10.0],
+            "balance_U": [10.0, 11.0, 10.0],
+            "thm2_total": [30.0, 40.0, 50.0],
+            "pulls": [1.0, 1.0, 1.0],
+        }
+    )
     t = theory_summary(runs)
     assert t.loc["a"].tolist() == [2, 1, 0, 1, 0, True, True]
     assert t.loc["b"].tolist() == [1, 0, 0, 0, 1, False, False]

@@ -14,8 +14,13 @@ CI = HoeffdingCI(R=1.0)
 
 
 @settings(max_examples=25)
-@given(st.lists(st.floats(0, 1), min_size=4, max_size=8), st.integers(2, 30), st.integers(0, 2**32 - 1),
-       st.sampled_from([rr, wrr]), st.integers(200, 4000))
+@given(
+    st.lists(st.floats(0, 1), min_size=4, max_size=8),
+    st.integers(2, 30),
+    st.integers(0, 2**32 - 1),
+    st.sampled_from([rr, wrr]),
+    st.integers(200, 4000),
+)
 def test_batch_counting_keeps_the_engines_exact(means, batch, seed, policy, cap):
     tape = bernoulli_tape(means, seed)
     kw = dict(k=1.0, delta=0.1, cap=cap, ci=CI, batch=batch, count="batches")

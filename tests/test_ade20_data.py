@@ -15,7 +15,9 @@ FIXTURES = Path(__file__).parent / "fixtures" / "ade20_square"
 
 
 @settings(max_examples=25)
-@given(st.integers(5, 300), st.sampled_from([2.0, 2.5]), st.floats(0.02, 0.25), st.floats(0.0, 0.05), st.integers(0, 10**6))
+@given(
+    st.integers(5, 300), st.sampled_from([2.0, 2.5]), st.floats(0.02, 0.25), st.floats(0.0, 0.05), st.integers(0, 10**6)
+)
 def test_uniform_window_lands_in_the_window_and_has_no_outliers(n, k, lo, width, seed):
     hi = lo + width
     try:
@@ -89,7 +91,15 @@ def test_illustration_instance():
 
 def test_crowd_summary_and_bad_input():
     s = crowd_summary([0.0, 1.0, 0.5, 0.5])
-    assert s == {"n": 4, "mean": 0.5, "sd": pytest.approx(np.sqrt(0.125)), "zeros": 1, "ones": 1, "sum": 2.0, "distinct": 3}
+    assert s == {
+        "n": 4,
+        "mean": 0.5,
+        "sd": pytest.approx(np.sqrt(0.125)),
+        "zeros": 1,
+        "ones": 1,
+        "sum": 2.0,
+        "distinct": 3,
+    }
     with pytest.raises(ValueError, match="rates in"):
         crowd_summary([0.2, 1.5])
 

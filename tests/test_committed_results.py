@@ -11,8 +11,12 @@ from bandit_lib.infra.store import ResultStore
 @pytest.mark.parametrize("experiment", all_experiments(), ids=lambda e: e.id)
 def test_committed_results_are_complete_and_fresh(experiment):
     status = experiment.status("full", store=ResultStore(committed_results_root()))
-    assert not status["missing"], f"{experiment.id}: missing results {status['missing'][:5]}; run `make reproduce PAPER={experiment.paper}`"
-    assert not status["stale"], f"{experiment.id}: stale results {status['stale'][:5]}; run `make reproduce PAPER={experiment.paper}`"
+    assert not status["missing"], (
+        f"{experiment.id}: missing results {status['missing'][:5]}; run `make reproduce PAPER={experiment.paper}`"
+    )
+    assert not status["stale"], (
+        f"{experiment.id}: stale results {status['stale'][:5]}; run `make reproduce PAPER={experiment.paper}`"
+    )
 
 
 def test_no_stray_files_in_data_results():

@@ -15,9 +15,22 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bandit_lib.gold20.problem import (
-    EPS_MIN, KAPPA, delta_min, detected_set, is_outlier_group, is_small, label_arms, label_groups,
-    max_neighbourhood_distance, neighbourhood_distances, outlier_budget, ranking_correct,
-    satisfies_definition_31, small_limit, stop_count, width_multiplier,
+    EPS_MIN,
+    KAPPA,
+    delta_min,
+    detected_set,
+    is_outlier_group,
+    is_small,
+    label_arms,
+    label_groups,
+    max_neighbourhood_distance,
+    neighbourhood_distances,
+    outlier_budget,
+    ranking_correct,
+    satisfies_definition_31,
+    small_limit,
+    stop_count,
+    width_multiplier,
 )
 
 # --------------------------------------------------------------------------- constants (§2.1, §7.1)
@@ -30,7 +43,7 @@ def test_width_multiplier_values_and_identity():
     for eps, value in printed.items():
         assert round(width_multiplier(eps), 3) == pytest.approx(value, abs=1e-3)
         b = width_multiplier(eps)
-        assert KAPPA * (b + 1) / (b - 1) == pytest.approx(1 + eps, rel=1e-12)   # the proofs' identity
+        assert KAPPA * (b + 1) / (b - 1) == pytest.approx(1 + eps, rel=1e-12)  # the proofs' identity
 
 
 @pytest.mark.parametrize("eps", [0.0644, EPS_MIN, 0.0, -1.0])
@@ -47,7 +60,7 @@ def test_width_multiplier_just_above_domain():
 
 
 def test_outlier_budget_is_exact():
-    assert 20 * (1 - 0.9) != 2 and 100 * (1 - 0.9) != 10      # the float hazard
+    assert 20 * (1 - 0.9) != 2 and 100 * (1 - 0.9) != 10  # the float hazard
     assert outlier_budget(20, 0.9) == 2
     assert outlier_budget(100, 0.9) == 10
     assert outlier_budget(400, 0.9) == 40
@@ -68,10 +81,10 @@ def test_rho_type_is_checked():
 
 
 def test_readings_of_the_size_threshold():
-    K = outlier_budget(20, 0.9)                 # integer K = 2: the readings differ
+    K = outlier_budget(20, 0.9)  # integer K = 2: the readings differ
     assert is_small(2, K, "inclusive") and not is_small(2, K, "strict")
     assert small_limit(K, "inclusive") == 2 and small_limit(K, "strict") == 1
-    K = outlier_budget(47, 0.9)                 # K = 4.7: they coincide
+    K = outlier_budget(47, 0.9)  # K = 4.7: they coincide
     assert small_limit(K, "inclusive") == small_limit(K, "strict") == 4
     assert stop_count(K) == 5 and stop_count(outlier_budget(20, 0.9)) == 2
     with pytest.raises(ValueError, match="reading"):
@@ -99,7 +112,7 @@ def test_neighbourhood_distance_vectorised_form(values):
     v = np.array(values)
     u = np.sort(v)
     g = np.diff(u)
-    expected = np.maximum(np.r_[g, 0.0], np.r_[0.0, g])     # the spec's vectorised form
+    expected = np.maximum(np.r_[g, 0.0], np.r_[0.0, g])  # the spec's vectorised form
     np.testing.assert_array_equal(neighbourhood_distances(u), expected)
     # definition: max of the gaps to the nearest member above and below
     for i, x in enumerate(v):
@@ -118,7 +131,7 @@ def evenly_spaced(n_normal, extra):
 
 
 def test_far_high_arm_is_a_group():
-    y = evenly_spaced(19, [2.0])                # normal gap 1/18, outlier gap 1 > 6/18
+    y = evenly_spaced(19, [2.0])  # normal gap 1/18, outlier gap 1 > 6/18
     labels = label_groups(y, 5, 0.9)
     assert [g.tolist() for g in labels.groups] == [[19]]
     assert labels.outliers.tolist() == [19]
@@ -145,7 +158,7 @@ def test_slightly_isolated_intermediate_arm_is_not_an_outlier():
 
 
 def test_group_of_K_is_valid_only_in_the_inclusive_reading():
-    y = evenly_spaced(18, [2.0, 2.05])          # K = 2 injected outliers (n = 20, rho = 0.9)
+    y = evenly_spaced(18, [2.0, 2.05])  # K = 2 injected outliers (n = 20, rho = 0.9)
     assert label_groups(y, 5, 0.9, "inclusive").outliers.tolist() == [18, 19]
     assert label_groups(y, 5, 0.9, "strict").outliers.size == 0
     assert not is_outlier_group(y, [18, 19], 5, 0.9, "strict")
@@ -155,7 +168,7 @@ def test_group_of_K_is_valid_only_in_the_inclusive_reading():
 
 def test_nested_groups_and_largest_is_the_truth():
     # the paper's example: {j1} and {j1, j2} both valid
-    y = np.r_[np.linspace(0.0, 1.0, 38), 3.0, 9.0]      # n = 40, K = 4
+    y = np.r_[np.linspace(0.0, 1.0, 38), 3.0, 9.0]  # n = 40, K = 4
     labels = label_groups(y, 1.0, 0.9)
     assert [g.tolist() for g in labels.groups] == [[39], [38, 39]]
     assert labels.outliers.tolist() == [38, 39]
@@ -164,20 +177,20 @@ def test_nested_groups_and_largest_is_the_truth():
 
 def test_two_sided_outliers_need_definition_31():
     # a low and a high outlier: no contiguous 3.2-group, but both are 3.1-outliers
-    y = np.r_[np.linspace(0.4, 0.6, 28), 0.02, 0.98]    # n = 30, K = 3
+    y = np.r_[np.linspace(0.4, 0.6, 28), 0.02, 0.98]  # n = 30, K = 3
     assert label_groups(y, 2.5, 0.9).outliers.size == 0
     assert label_arms(y, 2.5, 0.9).outliers.tolist() == [28, 29]
 
 
 def test_non_contiguous_group_is_not_a_group():
     y = evenly_spaced(18, [2.0, 3.0])
-    assert not is_outlier_group(y, [17, 19], 5, 0.9)     # arm 18 lies between
+    assert not is_outlier_group(y, [17, 19], 5, 0.9)  # arm 18 lies between
 
 
 def test_definition_31_arguments_are_checked():
     y = evenly_spaced(19, [2.0])
     assert satisfies_definition_31(y, 19, [], list(range(19)), 5, 0.9)
-    assert not satisfies_definition_31(y, 19, [], list(range(10)), 5, 0.9)       # too few normal arms
+    assert not satisfies_definition_31(y, 19, [], list(range(10)), 5, 0.9)  # too few normal arms
     with pytest.raises(ValueError, match="N_u"):
         satisfies_definition_31(y, 19, [0], [], 5, 0.9)
     with pytest.raises(ValueError, match="N_l"):
@@ -195,8 +208,12 @@ def test_definition_31_arguments_are_checked():
 
 def brute_groups(y, eps, rho, reading):
     n = len(y)
-    return sorted(sorted(G) for r in range(1, n + 1) for G in itertools.combinations(range(n), r)
-                  if is_outlier_group(y, G, eps, rho, reading))
+    return sorted(
+        sorted(G)
+        for r in range(1, n + 1)
+        for G in itertools.combinations(range(n), r)
+        if is_outlier_group(y, G, eps, rho, reading)
+    )
 
 
 def brute_arms(y, eps, rho, reading):
@@ -216,11 +233,16 @@ small_means = st.lists(st.integers(0, 16), min_size=3, max_size=7).map(lambda v:
 spread = st.lists(st.integers(0, 16), min_size=1, max_size=2)
 
 
-@given(small_means, spread, st.sampled_from([0.6, 0.7, 0.75, 0.8]), st.sampled_from([0.25, 1.0, 2.5]),
-       st.sampled_from(["inclusive", "strict"]))
+@given(
+    small_means,
+    spread,
+    st.sampled_from([0.6, 0.7, 0.75, 0.8]),
+    st.sampled_from([0.25, 1.0, 2.5]),
+    st.sampled_from(["inclusive", "strict"]),
+)
 @settings(max_examples=80)
 def test_labels_equal_brute_force(base, extra, rho, eps, reading):
-    y = np.r_[base, np.array(extra) / 4.0 + 1.5]          # a few arms pushed up, often outliers
+    y = np.r_[base, np.array(extra) / 4.0 + 1.5]  # a few arms pushed up, often outliers
     labels = label_groups(y, eps, rho, reading)
     assert sorted(g.tolist() for g in labels.groups) == brute_groups(y, eps, rho, reading)
     arms = label_arms(y, eps, rho, reading).outliers.tolist()
@@ -232,8 +254,13 @@ def test_labels_equal_brute_force(base, extra, rho, eps, reading):
         assert set(small.tolist()) < set(large.tolist())
 
 
-@given(st.lists(st.integers(0, 64), min_size=5, max_size=14), st.integers(0, 3), st.sampled_from([1.0, 2.5, 5.0]),
-       st.integers(0, 2**32 - 1), st.sampled_from(["inclusive", "strict"]))
+@given(
+    st.lists(st.integers(0, 64), min_size=5, max_size=14),
+    st.integers(0, 3),
+    st.sampled_from([1.0, 2.5, 5.0]),
+    st.integers(0, 2**32 - 1),
+    st.sampled_from(["inclusive", "strict"]),
+)
 @settings(max_examples=60)
 def test_labels_invariant_under_affine_maps_and_permutations(base, n_out, eps, seed, reading):
     y = np.r_[np.array(base) / 64.0, 3.0 + np.arange(n_out) / 32.0]
@@ -261,7 +288,7 @@ def test_detected_set_and_ranking_correct():
     np.testing.assert_array_equal(detected_set(ranking, 2), [2, 5])
     np.testing.assert_array_equal(detected_set(ranking, 0), [])
     assert ranking_correct(ranking, [[5], [2, 5]])
-    assert ranking_correct(ranking, [])                      # no valid group: vacuous
+    assert ranking_correct(ranking, [])  # no valid group: vacuous
     assert not ranking_correct(ranking, [[2]])
     assert not ranking_correct(ranking, [[5, 0]])
     labels = label_groups(evenly_spaced(18, [2.0, 2.05]), 5, 0.9)

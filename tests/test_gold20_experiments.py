@@ -43,10 +43,11 @@ def test_predicted_pulls_fixed_point():
         T = g.predicted_pulls(c.means, c.outliers, 5.0, width=width)
         n, b = c.n, width_multiplier(5.0)
         if width == "hoeffding":
-            m = 2 * b * b * math.log(math.pi ** 2 * n * T * T / (6 * g.DELTA)) / gap ** 2
+            m = 2 * b * b * math.log(math.pi**2 * n * T * T / (6 * g.DELTA)) / gap**2
         else:
             from scipy.special import erfcinv
-            z = erfcinv(6 * g.DELTA / (math.pi ** 2 * n * T * T))
+
+            z = erfcinv(6 * g.DELTA / (math.pi**2 * n * T * T))
             sig = math.sqrt(c.means[o] * (1 - c.means[o])) + math.sqrt(c.means[j] * (1 - c.means[j]))
             m = (b * z * sig / gap) ** 2
         assert T == pytest.approx(n * m, rel=1e-6)
@@ -57,8 +58,8 @@ def test_predicted_pulls_fixed_point():
 def test_theorem57_bound_uses_the_squared_gap():
     y = np.array([0.1, 0.2, 0.4, 0.9])
     b = width_multiplier(5.0)
-    D3 = 2 * (b + 1) ** 2 / 0.1 ** 2
-    expected = 4 * D3 * 4 * (math.log(2 * D3 * 4) + 0.5 * math.log(math.pi ** 2 * 4 / 0.6)) + 6
+    D3 = 2 * (b + 1) ** 2 / 0.1**2
+    expected = 4 * D3 * 4 * (math.log(2 * D3 * 4) + 0.5 * math.log(math.pi**2 * 4 / 0.6)) + 6
     assert g.theorem57_bound(y, 5.0) == pytest.approx(expected)
 
 

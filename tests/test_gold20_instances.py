@@ -64,13 +64,16 @@ def test_fewer_outliers_are_groups_under_both_readings():
     assert is_outlier_group(c.means, c.outliers, 5.0, 0.9, reading="strict")
 
 
-@pytest.mark.parametrize(("kwargs", "match"), [
-    ({"n": 25, "eps": 5.0, "kind": "upper"}, "K = .*integer"),
-    ({"n": 20, "eps": 5.0, "kind": "sideways"}, "kind"),
-    ({"n": 20, "eps": -1.0, "kind": "upper"}, "eps"),
-    ({"n": 20, "eps": 5.0, "kind": "upper", "rho": 0.4}, "rho"),
-    ({"n": 20, "eps": 5.0, "kind": "upper", "n_outliers": 3}, "n_outliers"),
-])
+@pytest.mark.parametrize(
+    ("kwargs", "match"),
+    [
+        ({"n": 25, "eps": 5.0, "kind": "upper"}, "K = .*integer"),
+        ({"n": 20, "eps": 5.0, "kind": "sideways"}, "kind"),
+        ({"n": 20, "eps": -1.0, "kind": "upper"}, "eps"),
+        ({"n": 20, "eps": 5.0, "kind": "upper", "rho": 0.4}, "rho"),
+        ({"n": 20, "eps": 5.0, "kind": "upper", "n_outliers": 3}, "n_outliers"),
+    ],
+)
 def test_synthetic_rejects_bad_inputs(kwargs, match):
     with pytest.raises((ValueError, TypeError), match=match):
         gold_synthetic(seed=1, **kwargs)

@@ -62,28 +62,41 @@ def planted(rng, n, K, kind):
 # --------------------------------------------------------------------------- exactness
 
 
-@given(st.integers(4, 14), st.integers(0, 2**32 - 1), st.sampled_from(["upper", "lower", "middle", "random"]),
-       st.sampled_from(WIDTHS), st.sampled_from(READINGS), st.sampled_from([0.6, 0.75, 0.8, 0.9]),
-       st.sampled_from([0.5, 1.0, 2.5, 5.0]), st.sampled_from([0.01, 0.1, 0.5]),
-       st.sampled_from([None, 40, 500, 5000]))
+@given(
+    st.integers(4, 14),
+    st.integers(0, 2**32 - 1),
+    st.sampled_from(["upper", "lower", "middle", "random"]),
+    st.sampled_from(WIDTHS),
+    st.sampled_from(READINGS),
+    st.sampled_from([0.6, 0.75, 0.8, 0.9]),
+    st.sampled_from([0.5, 1.0, 2.5, 5.0]),
+    st.sampled_from([0.01, 0.1, 0.5]),
+    st.sampled_from([None, 40, 500, 5000]),
+)
 @settings(max_examples=120)
 def test_fast_equals_reference_bernoulli(n, seed, kind, width, reading, rho, eps, delta, cap):
     rng = np.random.default_rng(seed)
     K = (1 - rho) * n
-    if math.floor(K + 1e-9) < 2:                      # need a non-trivial budget: more arms
+    if math.floor(K + 1e-9) < 2:  # need a non-trivial budget: more arms
         n = int(math.ceil(2 / (1 - rho))) + 1
         K = (1 - rho) * n
     k = max(1, int(math.floor(K + 1e-9)))
     y = rng.uniform(0, 1, n) if kind == "random" else planted(rng, n, k, kind)
     y = y[rng.permutation(n)]
     cap = 20_000 if cap is None else max(cap, n)
-    ref, fast = both(bernoulli_tape(y, seed), eps=eps, rho=rho, delta=delta, cap=cap, width=width,
-                     reading=reading, log_edges=True)
+    ref, fast = both(
+        bernoulli_tape(y, seed), eps=eps, rho=rho, delta=delta, cap=cap, width=width, reading=reading, log_edges=True
+    )
     same_everything(ref, fast)
 
 
-@given(st.integers(5, 12), st.integers(0, 2**32 - 1), st.sampled_from(["gaussian", "replay", "replay01"]),
-       st.sampled_from(READINGS), st.sampled_from([1000, 8000]))
+@given(
+    st.integers(5, 12),
+    st.integers(0, 2**32 - 1),
+    st.sampled_from(["gaussian", "replay", "replay01"]),
+    st.sampled_from(READINGS),
+    st.sampled_from([1000, 8000]),
+)
 @settings(max_examples=30)
 def test_fast_equals_reference_other_tapes(n, seed, kind, reading, cap):
     rng = np.random.default_rng(seed)
@@ -96,8 +109,7 @@ def test_fast_equals_reference_other_tapes(n, seed, kind, reading, cap):
     else:
         tape = replay_tape([(rng.uniform(size=9) < v).astype(float) for v in y], seed)
         width = "bernoulli"
-    ref, fast = both(tape, eps=2.5, rho=0.6, delta=0.1, cap=cap, width=width, reading=reading, R=1.5,
-                     log_edges=True)
+    ref, fast = both(tape, eps=2.5, rho=0.6, delta=0.1, cap=cap, width=width, reading=reading, R=1.5, log_edges=True)
     same_everything(ref, fast)
 
 
@@ -108,8 +120,7 @@ def test_fast_equals_reference_complete_runs(width, kind):
     for n, seed in [(20, 1), (30, 2)]:
         rng = np.random.default_rng(seed)
         y = planted(rng, n, n // 10, kind)[rng.permutation(n)]
-        ref, fast = both(bernoulli_tape(y, seed), eps=2.5, rho=0.9, delta=0.1, cap=10**6, width=width,
-                         log_edges=True)
+        ref, fast = both(bernoulli_tape(y, seed), eps=2.5, rho=0.9, delta=0.1, cap=10**6, width=width, log_edges=True)
         assert not ref.capped
         same_everything(ref, fast)
 
@@ -140,12 +151,12 @@ def test_gold_reference_is_the_reference_engine():
 
 
 def test_level_and_quantile():
-    assert level_nb(10.0, 20, 0.1) == 6 * 0.1 / (math.pi ** 2 * 20 * 100.0)
+    assert level_nb(10.0, 20, 0.1) == 6 * 0.1 / (math.pi**2 * 20 * 100.0)
     z = width_scale_nb(BERNOULLI_WIDTH, 1e7, 400, 0.1)
     assert math.isfinite(z) and round(z, 2) == 6.21
-    assert z == special.erfcinv(6 * 0.1 / (math.pi ** 2 * 400 * 1e14))
+    assert z == special.erfcinv(6 * 0.1 / (math.pi**2 * 400 * 1e14))
     L = width_scale_nb(HOEFFDING_WIDTH, 1e3, 20, 0.1)
-    assert L == pytest.approx(math.log(math.pi ** 2 * 20 / (6 * 0.1)) + 2 * math.log(1e3), rel=1e-14)
+    assert L == pytest.approx(math.log(math.pi**2 * 20 / (6 * 0.1)) + 2 * math.log(1e3), rel=1e-14)
     assert beta_nb(HOEFFDING_WIDTH, L, 3.0, 4.0, 2.0) == 2.0 * math.sqrt(L / 8.0)
     p = (3.0 + z * z / 2) / (4.0 + z * z)
     assert beta_nb(BERNOULLI_WIDTH, z, 3.0, 4.0, 1.0) == pytest.approx(z * math.sqrt(p * (1 - p) / 4.0), rel=1e-15)
@@ -188,14 +199,14 @@ def test_bookkeeping_and_correct_ranking(kind, width):
     out = gold(bernoulli_tape(y, 11), eps=2.5, rho=0.9, delta=0.1, cap=10**7, width=width, log_edges=True)
     info = out.info
     assert not out.capped
-    assert out.pulls == out.counts.sum() and out.counts.min() >= 1        # T includes the n initial pulls
-    assert len(info["terminal"]) >= K                                     # |Psi| >= K at the end
-    assert info["stop_reached"] <= out.pulls < info["stop_reached"] + n   # the loop stops between sweeps
+    assert out.pulls == out.counts.sum() and out.counts.min() >= 1  # T includes the n initial pulls
+    assert len(info["terminal"]) >= K  # |Psi| >= K at the end
+    assert info["stop_reached"] <= out.pulls < info["stop_reached"] + n  # the loop stops between sweeps
     S = info["S"]
     assert np.all(S[info["terminal"]] <= out.pulls)
     terminal = np.isfinite(S)
-    assert np.all(~terminal[out.output[terminal.sum():]])                # unterminated arms ranked last
-    assert np.all(np.diff(np.minimum(S[out.output], 1e300)) >= 0)          # ascending S
+    assert np.all(~terminal[out.output[terminal.sum() :]])  # unterminated arms ranked last
+    assert np.all(np.diff(np.minimum(S[out.output], 1e300)) >= 0)  # ascending S
     assert np.all(info["terminal_size"][terminal] <= K) and np.all(info["terminal_size"][~terminal] == 0)
     # each pair deleted at most once, deletions in time order, never re-added
     log = info["edge_log"]
@@ -274,10 +285,10 @@ def test_bad_arguments_are_named():
     with pytest.raises(ValueError, match="bernoulli"):
         gold(gaussian_tape(y, 0.1, 1), **kw)
     with pytest.raises(ValueError, match="small"):
-        gold(bernoulli_tape(y[:9], 1), **kw)                    # K = 0.9 < 1: no community is ever small
+        gold(bernoulli_tape(y[:9], 1), **kw)  # K = 0.9 < 1: no community is ever small
     with pytest.raises(ValueError, match="small"):
         gold(bernoulli_tape(y[:10], 1), **kw, reading="strict")  # K = 1, strict: size < 1 impossible
     tape = bernoulli_tape(y, 1)
     gold(tape, **kw)
     with pytest.raises(ValueError, match="rewind"):
-        gold(tape, **kw)                                          # a used tape
+        gold(tape, **kw)  # a used tape

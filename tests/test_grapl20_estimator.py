@@ -10,8 +10,16 @@ from hypothesis import strategies as st
 
 from bandit_lib.grapl20.estimator import GraphEstimator, conjugate_gradient, graph_system, laplacian
 from bandit_lib.grapl20.problem import (
-    classes_paper, classes_ref, complexity_H, complexity_H_star, complexity_H_tilde, error_paper, error_ref, loss,
-    n_small, wrong_counts,
+    classes_paper,
+    classes_ref,
+    complexity_H,
+    complexity_H_star,
+    complexity_H_tilde,
+    error_paper,
+    error_ref,
+    loss,
+    n_small,
+    wrong_counts,
 )
 
 
@@ -29,8 +37,13 @@ def feed(est, pulls, rewards):
 
 
 @settings(max_examples=40)
-@given(st.integers(2, 20), st.integers(0, 10_000), st.sampled_from([1e-3, 0.1, 1.0, 100.0]), st.booleans(),
-       st.integers(1, 60))
+@given(
+    st.integers(2, 20),
+    st.integers(0, 10_000),
+    st.sampled_from([1e-3, 0.1, 1.0, 100.0]),
+    st.booleans(),
+    st.integers(1, 60),
+)
 def test_exact_estimate_solves_the_normal_equations_and_zeroes_the_gradient(n, seed, gamma, offset, pulls):
     rng = np.random.default_rng(seed)
     system = graph_system(random_graph(n, seed), lam=1e-3)
@@ -90,12 +103,12 @@ def test_cg_and_exact_agree_where_cg_converges():
 
 
 @settings(max_examples=30)
-@given(st.integers(3, 40), st.integers(0, 10_000), st.sampled_from([1e-6, 1e-5, 1e-3, 1e-8]),
-       st.booleans())
+@given(st.integers(3, 40), st.integers(0, 10_000), st.sampled_from([1e-6, 1e-5, 1e-3, 1e-8]), st.booleans())
 def test_our_cg_follows_scipy_cg(n, seed, rtol, warm):
     """Same recurrence and stopping rule as scipy.sparse.linalg.cg: same iteration count, same answer
     up to rounding (the sums are ordered differently)."""
     from scipy.sparse.linalg import cg as scipy_cg
+
     rng = np.random.default_rng(seed)
     system = graph_system(random_graph(n, seed), lam=1e-3)
     V = sp.csr_array(system.L_lambda + sp.diags_array(rng.integers(0, 4, size=n) / 0.5))
@@ -155,27 +168,30 @@ def test_laplacian_uses_weights_node_order_and_cancels_self_loops():
     assert laplacian(nx.path_graph(4)).dtype == np.float64  # never integer: 1/gamma updates must not truncate
 
 
-@pytest.mark.parametrize("make, message", [
-    (lambda: laplacian(nx.DiGraph([(0, 1)])), "undirected"),
-    (lambda: laplacian(nx.Graph([(0, 1, {"weight": -1.0})])), "weight=-1.0"),
-    (lambda: laplacian(nx.Graph([(0, 1, {"weight": float("nan")})])), "weight=nan"),
-    (lambda: laplacian(nx.Graph([(0, 1, {"weight": "heavy"})])), "weight='heavy'"),
-    (lambda: laplacian(nx.path_graph(3), n_arms=4), "n_arms=4"),
-    (lambda: laplacian(nx.Graph([(0, 1), (2, 3)]), require_connected=True), "2 components"),
-    (lambda: laplacian(nx.Graph()), "empty"),
-    (lambda: laplacian([[1, -1], [-1, 1]]), "networkx graph"),
-    (lambda: graph_system(nx.path_graph(3), lam=0.0), "lam=0.0"),
-    (lambda: graph_system(np.array([[1.0, 1.0], [1.0, 1.0]])), "off-diagonal"),
-    (lambda: graph_system(np.array([[1.0, -1.0], [0.0, 0.0]])), "symmetric"),
-    (lambda: graph_system(np.array([[2.0, -1.0], [-1.0, 1.0]])), "sum to 0"),
-    (lambda: graph_system(nx.path_graph(3), n_arms=5), "n_arms=5"),
-    (lambda: GraphEstimator(graph_system(nx.path_graph(3)), gamma=0.0, tau=0.0), "gamma=0.0"),
-    (lambda: GraphEstimator(graph_system(nx.path_graph(3)), gamma=1.0, tau=0.0, solver="lu"), "solver='lu'"),
-    (lambda: GraphEstimator(nx.path_graph(3), gamma=1.0, tau=0.0), "GraphSystem"),
-    (lambda: GraphEstimator(graph_system(nx.path_graph(3)), gamma=1.0, tau=0.0).update(3, 1.0), "i=3"),
-    (lambda: GraphEstimator(graph_system(nx.path_graph(3)), gamma=1.0, tau=0.0).update(0, float("inf")), "x=inf"),
-    (lambda: GraphEstimator(graph_system(nx.path_graph(3)), gamma=1.0, tau=0.0, solver="cg").sigma2(), "exact"),
-])
+@pytest.mark.parametrize(
+    "make, message",
+    [
+        (lambda: laplacian(nx.DiGraph([(0, 1)])), "undirected"),
+        (lambda: laplacian(nx.Graph([(0, 1, {"weight": -1.0})])), "weight=-1.0"),
+        (lambda: laplacian(nx.Graph([(0, 1, {"weight": float("nan")})])), "weight=nan"),
+        (lambda: laplacian(nx.Graph([(0, 1, {"weight": "heavy"})])), "weight='heavy'"),
+        (lambda: laplacian(nx.path_graph(3), n_arms=4), "n_arms=4"),
+        (lambda: laplacian(nx.Graph([(0, 1), (2, 3)]), require_connected=True), "2 components"),
+        (lambda: laplacian(nx.Graph()), "empty"),
+        (lambda: laplacian([[1, -1], [-1, 1]]), "networkx graph"),
+        (lambda: graph_system(nx.path_graph(3), lam=0.0), "lam=0.0"),
+        (lambda: graph_system(np.array([[1.0, 1.0], [1.0, 1.0]])), "off-diagonal"),
+        (lambda: graph_system(np.array([[1.0, -1.0], [0.0, 0.0]])), "symmetric"),
+        (lambda: graph_system(np.array([[2.0, -1.0], [-1.0, 1.0]])), "sum to 0"),
+        (lambda: graph_system(nx.path_graph(3), n_arms=5), "n_arms=5"),
+        (lambda: GraphEstimator(graph_system(nx.path_graph(3)), gamma=0.0, tau=0.0), "gamma=0.0"),
+        (lambda: GraphEstimator(graph_system(nx.path_graph(3)), gamma=1.0, tau=0.0, solver="lu"), "solver='lu'"),
+        (lambda: GraphEstimator(nx.path_graph(3), gamma=1.0, tau=0.0), "GraphSystem"),
+        (lambda: GraphEstimator(graph_system(nx.path_graph(3)), gamma=1.0, tau=0.0).update(3, 1.0), "i=3"),
+        (lambda: GraphEstimator(graph_system(nx.path_graph(3)), gamma=1.0, tau=0.0).update(0, float("inf")), "x=inf"),
+        (lambda: GraphEstimator(graph_system(nx.path_graph(3)), gamma=1.0, tau=0.0, solver="cg").sigma2(), "exact"),
+    ],
+)
 def test_bad_graph_and_estimator_inputs_raise_naming_the_value(make, message):
     with pytest.raises((ValueError, TypeError), match=message):
         make()
@@ -197,7 +213,7 @@ def test_error_metrics_on_a_worked_example():
     # arm 1 sits exactly at tau (an error for E_ref, "above" hence right for eq. 23); arm 4 is wrong
     mu_hat = np.array([0.9, 0.5, 0.1, 0.9, 0.7, 0.3])
     wrong_ref, wrong_paper = wrong_counts(mu_hat, means, tau, eps)
-    assert (wrong_ref, wrong_paper) == (4, 1)          # arms 1, 2, 3 (near tau, never right), 4
+    assert (wrong_ref, wrong_paper) == (4, 1)  # arms 1, 2, 3 (near tau, never right), 4
     assert error_ref(mu_hat, means, tau, eps) == pytest.approx(4 / 6)
     assert error_paper(mu_hat, means, tau, eps) == pytest.approx(1 / 4)
     assert loss(mu_hat, means, tau, eps) and not loss(np.array([1, 1, 0, 0, 0, 0.0]), means, tau, eps)
@@ -229,13 +245,16 @@ def test_eq_14_fails_when_an_arm_lies_within_eps_of_tau():
     assert np.sum(np.maximum(np.abs(means - tau), eps) ** -2.0) == 5.0
 
 
-@pytest.mark.parametrize("make, message", [
-    (lambda: complexity_H([0.5], 0.5, 0.0), "infinite"),
-    (lambda: complexity_H_tilde([0.5], 0.5, 0.1), "undefined"),
-    (lambda: classes_ref([0.1, np.nan], 0.0, 0.1), r"means\[1\]=nan"),
-    (lambda: classes_paper([0.1], 0.0, -0.1), "eps=-0.1"),
-    (lambda: error_ref([0.1], [0.2], "x", 0.1), "tau='x'"),
-])
+@pytest.mark.parametrize(
+    "make, message",
+    [
+        (lambda: complexity_H([0.5], 0.5, 0.0), "infinite"),
+        (lambda: complexity_H_tilde([0.5], 0.5, 0.1), "undefined"),
+        (lambda: classes_ref([0.1, np.nan], 0.0, 0.1), r"means\[1\]=nan"),
+        (lambda: classes_paper([0.1], 0.0, -0.1), "eps=-0.1"),
+        (lambda: error_ref([0.1], [0.2], "x", 0.1), "tau='x'"),
+    ],
+)
 def test_bad_metric_inputs_raise_naming_the_value(make, message):
     with pytest.raises((ValueError, TypeError), match=message):
         make()
@@ -243,6 +262,7 @@ def test_bad_metric_inputs_raise_naming_the_value(make, message):
 
 def test_blas_is_pinned_to_one_thread_inside_the_block_and_restored_after():
     from bandit_lib.blas_threads import blas_thread_counts, pinned, single_blas_thread
+
     assert pinned()  # numpy's and scipy's OpenBLAS: the book's machine
     before = blas_thread_counts()
     with single_blas_thread():
@@ -252,6 +272,7 @@ def test_blas_is_pinned_to_one_thread_inside_the_block_and_restored_after():
 
 def test_bad_inputs_of_the_remaining_metric_functions():
     from bandit_lib.grapl20.problem import ThresholdRun, complexity_H_star, n_judged_paper
+
     with pytest.raises(ValueError, match=r"means\[0\]=inf"):
         loss([0.5], [np.inf], 0.5, 0.1)
     with pytest.raises(ValueError, match="eps=-1.0"):

@@ -146,7 +146,7 @@ def test_gml_loader_on_a_fixture(tmp_path):
     # largest component {10, 3, 7} in file order; island 42 and the pair {5, 6} dropped
     assert list(g.nodes) == [10, 3, 7]
     assert np.array_equal(means, [0.0, 1.0, 1.0])
-    assert g[10][3]["weight"] == 3.0          # two duplicate links 10->3 plus one 3->10
+    assert g[10][3]["weight"] == 3.0  # two duplicate links 10->3 plus one 3->10
     assert g[7][3]["weight"] == 1.0 and g[7][7]["weight"] == 1.0
     assert g.nodes[10]["label"] == "left.example"
     # a file that already declares multigraph parses the same way
@@ -159,13 +159,16 @@ def test_largest_component_keeps_node_order():
     assert list(largest_component(g).nodes) == [2, 8, 3]
 
 
-@pytest.mark.parametrize("text, message", [
-    ("no graph here", "no 'graph \\[' block"),
-    (GML.replace("value 1\n  ]\n  node\n  [\n    id 7", "value 2\n  ]\n  node\n  [\n    id 7"), "value=2"),
-    (GML.replace("    value 0\n    source", "    source"), "value=None"),
-    ("graph [ node [ id 1 value 0 ] edge [ source 1 target 2 ] ]", "could not parse"),
-    ("graph [ ]", "no nodes"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("no graph here", "no 'graph \\[' block"),
+        (GML.replace("value 1\n  ]\n  node\n  [\n    id 7", "value 2\n  ]\n  node\n  [\n    id 7"), "value=2"),
+        (GML.replace("    value 0\n    source", "    source"), "value=None"),
+        ("graph [ node [ id 1 value 0 ] edge [ source 1 target 2 ] ]", "could not parse"),
+        ("graph [ ]", "no nodes"),
+    ],
+)
 def test_gml_loader_rejects_bad_files_naming_the_problem(text, message):
     with pytest.raises(ValueError, match=message):
         parse_polblogs_gml(text)
@@ -178,15 +181,18 @@ def test_gml_loader_missing_file(tmp_path):
         parse_polblogs_gml(b"graph [ ]")
 
 
-@pytest.mark.parametrize("make, message", [
-    (lambda: graph_statistics(nx.path_graph(3), [0.0, 1.0]), "2 entries"),
-    (lambda: graph_statistics(nx.path_graph(2), [0.0, 0.5]), "0/1 labels; got 0.5"),
-    (lambda: graph_statistics("graph", [0.0]), "networkx graph"),
-    (lambda: largest_component(nx.Graph()), "empty graph"),
-    (lambda: largest_component(nx.DiGraph([(0, 1)])), "undirected"),
-    (lambda: polblogs_like(1, sizes=(1, 5)), r"sizes\[0\]=1"),
-    (lambda: polblogs_like(1, tail=0.0), "tail=0.0"),
-])
+@pytest.mark.parametrize(
+    "make, message",
+    [
+        (lambda: graph_statistics(nx.path_graph(3), [0.0, 1.0]), "2 entries"),
+        (lambda: graph_statistics(nx.path_graph(2), [0.0, 0.5]), "0/1 labels; got 0.5"),
+        (lambda: graph_statistics("graph", [0.0]), "networkx graph"),
+        (lambda: largest_component(nx.Graph()), "empty graph"),
+        (lambda: largest_component(nx.DiGraph([(0, 1)])), "undirected"),
+        (lambda: polblogs_like(1, sizes=(1, 5)), r"sizes\[0\]=1"),
+        (lambda: polblogs_like(1, tail=0.0), "tail=0.0"),
+    ],
+)
 def test_bad_graph_inputs_raise_naming_the_value(make, message):
     with pytest.raises((ValueError, TypeError), match=message):
         make()
@@ -196,6 +202,7 @@ def test_experiment_inputs_are_checked():
     from bandit_lib.grapl20.experiments.polblogs import fig3_instance
     from bandit_lib.grapl20.experiments.synthetic import compute_synthetic, make_instance
     from bandit_lib.grapl20.experiments.theory import compute_theory
+
     with pytest.raises(ValueError, match="figure='ring'"):
         make_instance("ring", 0, 10)
     with pytest.raises(ValueError, match="data='blogs'"):

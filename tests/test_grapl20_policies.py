@@ -12,7 +12,11 @@ from bandit_lib.grapl20.karate import karate_club
 from bandit_lib.grapl20.sbm import two_block_sbm
 from bandit_lib.grapl20.small_world import newman_watts_smooth
 from bandit_lib.grapl20.algorithm1 import (
-    algorithm1, algorithm1_fast, iid_uniform_schedule, permutation_schedule, round_robin_schedule,
+    algorithm1,
+    algorithm1_fast,
+    iid_uniform_schedule,
+    permutation_schedule,
+    round_robin_schedule,
 )
 from bandit_lib.grapl20.apt import apt, apt_fast
 from bandit_lib.grapl20.grapl import grapl, grapl_fast, grapl_index
@@ -40,9 +44,16 @@ def same(a, b):
 
 
 @settings(max_examples=40)
-@given(st.integers(2, 16), st.integers(0, 10_000), st.sampled_from(["gaussian", "bernoulli", "noise-free"]),
-       st.sampled_from([1e-7, 1e-3, 1.0, 100.0]), st.sampled_from([1e-8, 1.0]), st.booleans(),
-       st.sampled_from(["sqrt_n_plus_alpha", "printed"]), st.integers(1, 4))
+@given(
+    st.integers(2, 16),
+    st.integers(0, 10_000),
+    st.sampled_from(["gaussian", "bernoulli", "noise-free"]),
+    st.sampled_from([1e-7, 1e-3, 1.0, 100.0]),
+    st.sampled_from([1e-8, 1.0]),
+    st.booleans(),
+    st.sampled_from(["sqrt_n_plus_alpha", "printed"]),
+    st.integers(1, 4),
+)
 def test_grapl_engine_makes_the_references_pulls_exact_solver(n, seed, kind, gamma, alpha, offset, index, rounds):
     g, means, tape = instance(n, seed, kind)
     tau = 0.5 if kind != "gaussian" else 0.0
@@ -51,8 +62,14 @@ def test_grapl_engine_makes_the_references_pulls_exact_solver(n, seed, kind, gam
 
 
 @settings(max_examples=25)
-@given(st.integers(2, 16), st.integers(0, 10_000), st.sampled_from(["gaussian", "bernoulli", "noise-free"]),
-       st.sampled_from([1e-7, 1e-3, 1.0, 100.0]), st.sampled_from([1e-8, 1.0]), st.integers(1, 3))
+@given(
+    st.integers(2, 16),
+    st.integers(0, 10_000),
+    st.sampled_from(["gaussian", "bernoulli", "noise-free"]),
+    st.sampled_from([1e-7, 1e-3, 1.0, 100.0]),
+    st.sampled_from([1e-8, 1.0]),
+    st.integers(1, 3),
+)
 def test_grapl_engine_makes_the_references_pulls_cg_solver(n, seed, kind, gamma, alpha, rounds):
     g, means, tape = instance(n, seed, kind)
     kw = dict(tau=0.5 if kind != "gaussian" else 0.0, eps=0.01, gamma=gamma, alpha=alpha, solver="cg")
@@ -62,8 +79,14 @@ def test_grapl_engine_makes_the_references_pulls_cg_solver(n, seed, kind, gamma,
 
 
 @settings(max_examples=25)
-@given(st.integers(2, 16), st.integers(0, 10_000), st.sampled_from(["gaussian", "bernoulli", "noise-free"]),
-       st.sampled_from([1e-7, 1.0, 100.0]), st.sampled_from(["exact", "cg"]), st.integers(1, 40))
+@given(
+    st.integers(2, 16),
+    st.integers(0, 10_000),
+    st.sampled_from(["gaussian", "bernoulli", "noise-free"]),
+    st.sampled_from([1e-7, 1.0, 100.0]),
+    st.sampled_from(["exact", "cg"]),
+    st.integers(1, 40),
+)
 def test_algorithm1_engine_matches_its_reference(n, seed, kind, gamma, solver, horizon):
     g, means, tape = instance(n, seed, kind)
     schedule = iid_uniform_schedule(n, horizon, seed)
@@ -72,13 +95,20 @@ def test_algorithm1_engine_matches_its_reference(n, seed, kind, gamma, solver, h
 
 
 @settings(max_examples=40)
-@given(st.integers(1, 30), st.integers(0, 10_000), st.sampled_from(["gaussian", "bernoulli"]), st.integers(1, 200),
-       st.integers(1, 3))
+@given(
+    st.integers(1, 30),
+    st.integers(0, 10_000),
+    st.sampled_from(["gaussian", "bernoulli"]),
+    st.integers(1, 200),
+    st.integers(1, 3),
+)
 def test_apt_engine_matches_its_reference(n, seed, kind, horizon, warmup):
     _, means, tape = instance(max(n, 2), seed, kind)
     tau = 0.5 if kind == "bernoulli" else 0.0
-    same(apt(tape, horizon, tau=tau, eps=0.01, warmup=warmup),
-         apt_fast(tape.rewind(), horizon, tau=tau, eps=0.01, warmup=warmup))
+    same(
+        apt(tape, horizon, tau=tau, eps=0.01, warmup=warmup),
+        apt_fast(tape.rewind(), horizon, tau=tau, eps=0.01, warmup=warmup),
+    )
 
 
 def test_first_pull_is_arm_0_and_tiny_alpha_pulls_every_arm_once_first():
@@ -98,7 +128,9 @@ def test_alpha_one_may_pull_an_arm_twice_before_all_once():
 def test_printed_index_pulls_unsampled_arms_in_index_order():
     """z = Delta * sqrt(n) + alpha is alpha for every unsampled arm: the argmin is the lowest unsampled index."""
     graph, means = karate_club()
-    run = grapl_fast(gaussian_tape(means, 0.0, 0), graph, 34, tau=0.5, eps=0.01, gamma=1e-3, alpha=1e-8, index="printed")
+    run = grapl_fast(
+        gaussian_tape(means, 0.0, 0), graph, 34, tau=0.5, eps=0.01, gamma=1e-3, alpha=1e-8, index="printed"
+    )
     assert np.array_equal(run.pulls, np.arange(34))
     z = grapl_index(np.array([0.5, 0.9]), np.array([0, 4]), 0.5, 0.01, 1.0, "printed")
     assert np.allclose(z, [1.0, 0.41 * 2 + 1.0])
@@ -143,7 +175,7 @@ def test_no_graph_baseline_is_n_minus_t_over_n_under_e_ref():
     schedule = permutation_schedule(34, 34, 3)
     run = no_graph(gaussian_tape(means, 0.0, 0), schedule, tau=0.5, eps=0.01)
     assert np.array_equal(run.wrong_ref, 34 - np.arange(1, 35))
-    below_unseen = [(means[schedule[t + 1:]] == 0).sum() for t in range(34)]
+    below_unseen = [(means[schedule[t + 1 :]] == 0).sum() for t in range(34)]
     assert np.array_equal(run.wrong_paper, below_unseen)
 
 
@@ -151,7 +183,7 @@ def test_schedules():
     a, b = iid_uniform_schedule(10, 500, 3), iid_uniform_schedule(10, 500, 3)
     assert np.array_equal(a, b) and a.min() >= 0 and a.max() <= 9 and np.unique(a).size == 10
     p = permutation_schedule(7, 20, 1)
-    assert len(p) == 20 and all(np.array_equal(np.sort(p[k:k + 7]), np.arange(7)) for k in (0, 7))
+    assert len(p) == 20 and all(np.array_equal(np.sort(p[k : k + 7]), np.arange(7)) for k in (0, 7))
     assert np.array_equal(round_robin_schedule(3, 7), [0, 1, 2, 0, 1, 2, 0])
 
 
@@ -168,26 +200,29 @@ G3 = nx.path_graph(3)
 T3 = lambda: gaussian_tape([0.0, 1.0, 2.0], 1.0, 0)  # noqa: E731
 
 
-@pytest.mark.parametrize("make, message", [
-    (lambda: grapl(T3(), G3, 0, tau=0.0, eps=0.01, gamma=1.0, alpha=1.0), "horizon=0"),
-    (lambda: grapl(T3(), G3, 5, tau=0.0, eps=0.01, gamma=-1.0, alpha=1.0), "gamma=-1.0"),
-    (lambda: grapl(T3(), G3, 5, tau=0.0, eps=0.01, gamma=1.0, alpha=-1.0), "alpha=-1.0"),
-    (lambda: grapl(T3(), G3, 5, tau=0.0, eps=0.01, gamma=1.0, alpha=1.0, index="sqrt"), "index='sqrt'"),
-    (lambda: grapl_fast(T3(), G3, 5, tau=0.0, eps=0.01, gamma=1.0, alpha=1.0, solver="lu"), "solver='lu'"),
-    (lambda: grapl(T3(), nx.path_graph(4), 5, tau=0.0, eps=0.01, gamma=1.0, alpha=1.0), "4 nodes"),
-    (lambda: grapl([0.0, 1.0], G3, 5, tau=0.0, eps=0.01, gamma=1.0, alpha=1.0), "RewardTape"),
-    (lambda: grapl(T3(), "graph", 5, tau=0.0, eps=0.01, gamma=1.0, alpha=1.0), "networkx graph or a GraphSystem"),
-    (lambda: grapl(T3(), graph_system(G3, 1e-3), 5, tau=0.0, eps=0.01, gamma=1.0, alpha=1.0, lam=0.1), "lam=0.1"),
-    (lambda: algorithm1(T3(), G3, [0, 1, 3], tau=0.0, eps=0.01, gamma=1.0), "got 3"),
-    (lambda: algorithm1_fast(T3(), G3, [0.0, 1.0], tau=0.0, eps=0.01, gamma=1.0), "arm indices"),
-    (lambda: algorithm1(T3(), G3, [0, 1], tau=0.0, eps=0.01, gamma=1.0, horizon=3), "horizon=3"),
-    (lambda: apt(T3(), 5, tau=0.0, eps=0.01, warmup=0), "warmup=0"),
-    (lambda: apt_fast(T3(), 5, tau=float("nan"), eps=0.01), "tau=nan"),
-    (lambda: no_graph(T3(), [0, 5], tau=0.0, eps=0.01), "0..2"),
-    (lambda: iid_uniform_schedule(0, 5, 1), "n_arms=0"),
-    (lambda: permutation_schedule(3, 0, 1), "horizon=0"),
-    (lambda: grapl_index([0.5], [1], 0.5, 0.01, 1.0, "other"), "index='other'"),
-])
+@pytest.mark.parametrize(
+    "make, message",
+    [
+        (lambda: grapl(T3(), G3, 0, tau=0.0, eps=0.01, gamma=1.0, alpha=1.0), "horizon=0"),
+        (lambda: grapl(T3(), G3, 5, tau=0.0, eps=0.01, gamma=-1.0, alpha=1.0), "gamma=-1.0"),
+        (lambda: grapl(T3(), G3, 5, tau=0.0, eps=0.01, gamma=1.0, alpha=-1.0), "alpha=-1.0"),
+        (lambda: grapl(T3(), G3, 5, tau=0.0, eps=0.01, gamma=1.0, alpha=1.0, index="sqrt"), "index='sqrt'"),
+        (lambda: grapl_fast(T3(), G3, 5, tau=0.0, eps=0.01, gamma=1.0, alpha=1.0, solver="lu"), "solver='lu'"),
+        (lambda: grapl(T3(), nx.path_graph(4), 5, tau=0.0, eps=0.01, gamma=1.0, alpha=1.0), "4 nodes"),
+        (lambda: grapl([0.0, 1.0], G3, 5, tau=0.0, eps=0.01, gamma=1.0, alpha=1.0), "RewardTape"),
+        (lambda: grapl(T3(), "graph", 5, tau=0.0, eps=0.01, gamma=1.0, alpha=1.0), "networkx graph or a GraphSystem"),
+        (lambda: grapl(T3(), graph_system(G3, 1e-3), 5, tau=0.0, eps=0.01, gamma=1.0, alpha=1.0, lam=0.1), "lam=0.1"),
+        (lambda: algorithm1(T3(), G3, [0, 1, 3], tau=0.0, eps=0.01, gamma=1.0), "got 3"),
+        (lambda: algorithm1_fast(T3(), G3, [0.0, 1.0], tau=0.0, eps=0.01, gamma=1.0), "arm indices"),
+        (lambda: algorithm1(T3(), G3, [0, 1], tau=0.0, eps=0.01, gamma=1.0, horizon=3), "horizon=3"),
+        (lambda: apt(T3(), 5, tau=0.0, eps=0.01, warmup=0), "warmup=0"),
+        (lambda: apt_fast(T3(), 5, tau=float("nan"), eps=0.01), "tau=nan"),
+        (lambda: no_graph(T3(), [0, 5], tau=0.0, eps=0.01), "0..2"),
+        (lambda: iid_uniform_schedule(0, 5, 1), "n_arms=0"),
+        (lambda: permutation_schedule(3, 0, 1), "horizon=0"),
+        (lambda: grapl_index([0.5], [1], 0.5, 0.01, 1.0, "other"), "index='other'"),
+    ],
+)
 def test_bad_policy_inputs_raise_naming_the_value(make, message):
     with pytest.raises((ValueError, TypeError), match=message):
         make()
@@ -205,6 +240,7 @@ def test_engine_and_reference_agree_on_a_paper_like_instance(solver):
 @given(st.integers(2, 30), st.integers(0, 10_000), st.integers(1, 90))
 def test_no_graph_running_totals_equal_a_full_recount(n, seed, horizon):
     from bandit_lib.grapl20.problem import wrong_counts
+
     rng = np.random.default_rng(seed)
     means = rng.choice([0.0, 0.495, 0.5, 0.505, 1.0], size=n)
     schedule = rng.integers(n, size=horizon)

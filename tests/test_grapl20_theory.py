@@ -10,8 +10,21 @@ from hypothesis import strategies as st
 
 from bandit_lib.grapl20.estimator import GraphEstimator, graph_system
 from bandit_lib.grapl20.theory import (
-    M_constant, T0, bound_prop22, bound_prop36, bound_thm31, clique_graph, clique_spectrum, effective_dimension,
-    eigenvalues, gamma_star, lemma_a1_radius, lemma_a2_bound, lemma_a3_bound, lower_bound_cliques, smoothness_norm,
+    M_constant,
+    T0,
+    bound_prop22,
+    bound_prop36,
+    bound_thm31,
+    clique_graph,
+    clique_spectrum,
+    effective_dimension,
+    eigenvalues,
+    gamma_star,
+    lemma_a1_radius,
+    lemma_a2_bound,
+    lemma_a3_bound,
+    lower_bound_cliques,
+    smoothness_norm,
 )
 from bandit_lib.grapl20.experiments.common import first_time_at_most, last_time_above, quantile_curves, t_grid
 
@@ -57,7 +70,9 @@ def test_gamma_star_reproduces_the_clique_values_of_the_spec():
     assert printed.T0 == pytest.approx(25500, rel=1e-3)
     assert refcode.gamma == pytest.approx(130.73, abs=0.01) and refcode.T0 == pytest.approx(17286.8, rel=1e-4)
     assert rederived.gamma == pytest.approx(printed.gamma / (2 * math.sqrt(2)), rel=1e-9)
-    assert gamma_star(system, means, tau=0.0, eps=0.1, alpha=1e-8, R=0.5).gamma == pytest.approx(printed.gamma, rel=1e-9)
+    assert gamma_star(system, means, tau=0.0, eps=0.1, alpha=1e-8, R=0.5).gamma == pytest.approx(
+        printed.gamma, rel=1e-9
+    )
 
 
 def test_bounds_printed_and_corrected_agree_at_gamma_one_and_need_their_condition():
@@ -93,8 +108,10 @@ def test_lemma_a1_forms():
     corrected = lemma_a1_radius(sigma, 1.0, 100.0, 2.0, 0.1, 0.2, "corrected")
     assert np.all(printed < corrected)
     assert np.allclose(corrected, sigma * (0.1 * math.sqrt(2.0 - 2 * math.log(0.1)) + 0.2))
-    assert np.allclose(lemma_a1_radius(sigma, 1.0, 1.0, 2.0, 0.1, 0.2, "printed"),
-                       lemma_a1_radius(sigma, 1.0, 1.0, 2.0, 0.1, 0.2, "corrected"))
+    assert np.allclose(
+        lemma_a1_radius(sigma, 1.0, 1.0, 2.0, 0.1, 0.2, "printed"),
+        lemma_a1_radius(sigma, 1.0, 1.0, 2.0, 0.1, 0.2, "corrected"),
+    )
 
 
 def test_curve_helpers():
@@ -106,31 +123,37 @@ def test_curve_helpers():
     assert np.array_equal(q["median"], [3.0, 4.0]) and np.array_equal(q["q25"], [2.0, 3.0])
 
 
-@pytest.mark.parametrize("make, message", [
-    (lambda: effective_dimension([1.0, -1.0], 1.0, 1e-3, 10), r"eigs\[1\]=-1.0"),
-    (lambda: effective_dimension([1.0], 0.0, 1e-3, 10), "gamma=0.0"),
-    (lambda: bound_thm31(100, 1.0, 0.0, 1.0, 1.0, 0.1, 1, 1e-3), "R=0.0"),
-    (lambda: bound_thm31(100, 1.0, 1.0, 1.0, 1.0, 0.1, 1, 1e-3, form="loose"), "form='loose'"),
-    (lambda: gamma_star(*clique_instance(2, 3), tau=0.0, eps=0.1, alpha=1.0, R=1.0, variant="x"), "variant='x'"),
-    (lambda: gamma_star(clique_instance(2, 3)[0], np.zeros(6), tau=0.0, eps=0.1, alpha=1.0, R=1.0), "infinite"),
-    (lambda: smoothness_norm(clique_instance(2, 3)[0], np.zeros(5)), "5 entries"),
-    (lambda: lemma_a1_radius([1.0], 1.0, 1.0, 1.0, 1.5, 0.0), "delta=1.5"),
-    (lambda: clique_spectrum(0, 3, 1e-3), "D=0"),
-    (lambda: eigenvalues(nx.path_graph(3)), "GraphSystem"),
-])
+@pytest.mark.parametrize(
+    "make, message",
+    [
+        (lambda: effective_dimension([1.0, -1.0], 1.0, 1e-3, 10), r"eigs\[1\]=-1.0"),
+        (lambda: effective_dimension([1.0], 0.0, 1e-3, 10), "gamma=0.0"),
+        (lambda: bound_thm31(100, 1.0, 0.0, 1.0, 1.0, 0.1, 1, 1e-3), "R=0.0"),
+        (lambda: bound_thm31(100, 1.0, 1.0, 1.0, 1.0, 0.1, 1, 1e-3, form="loose"), "form='loose'"),
+        (lambda: gamma_star(*clique_instance(2, 3), tau=0.0, eps=0.1, alpha=1.0, R=1.0, variant="x"), "variant='x'"),
+        (lambda: gamma_star(clique_instance(2, 3)[0], np.zeros(6), tau=0.0, eps=0.1, alpha=1.0, R=1.0), "infinite"),
+        (lambda: smoothness_norm(clique_instance(2, 3)[0], np.zeros(5)), "5 entries"),
+        (lambda: lemma_a1_radius([1.0], 1.0, 1.0, 1.0, 1.5, 0.0), "delta=1.5"),
+        (lambda: clique_spectrum(0, 3, 1e-3), "D=0"),
+        (lambda: eigenvalues(nx.path_graph(3)), "GraphSystem"),
+    ],
+)
 def test_bad_theory_inputs_raise_naming_the_value(make, message):
     with pytest.raises((ValueError, TypeError), match=message):
         make()
 
 
-@pytest.mark.parametrize("make, message", [
-    (lambda: M_constant(-1.0, 1.0, 1e-3), "alpha=-1.0"),
-    (lambda: T0(0.0, 1.0, 0.1, 1.0), "H=0.0"),
-    (lambda: lower_bound_cliques(100.0, 0, 1.0, 10.0, 20), "K=0"),
-    (lambda: lemma_a2_bound([1.0], [-1.0], 1.0), r"counts\[0\]=-1.0"),
-    (lambda: lemma_a3_bound(0, 100.0, 1.0, 1e-3), "d_T=0"),
-    (lambda: bound_prop22(100.0, 1.0, 1.0, -5.0, 0.1, 1, 1e-3), "H_tilde=-5.0"),
-])
+@pytest.mark.parametrize(
+    "make, message",
+    [
+        (lambda: M_constant(-1.0, 1.0, 1e-3), "alpha=-1.0"),
+        (lambda: T0(0.0, 1.0, 0.1, 1.0), "H=0.0"),
+        (lambda: lower_bound_cliques(100.0, 0, 1.0, 10.0, 20), "K=0"),
+        (lambda: lemma_a2_bound([1.0], [-1.0], 1.0), r"counts\[0\]=-1.0"),
+        (lambda: lemma_a3_bound(0, 100.0, 1.0, 1e-3), "d_T=0"),
+        (lambda: bound_prop22(100.0, 1.0, 1.0, -5.0, 0.1, 1, 1e-3), "H_tilde=-5.0"),
+    ],
+)
 def test_more_bad_theory_inputs(make, message):
     with pytest.raises((ValueError, TypeError), match=message):
         make()

@@ -5,7 +5,13 @@ from hypothesis import strategies as st
 
 from bandit_lib.ksigma import ksigma_gaps, ksigma_outliers, ksigma_threshold, max_outlier_fraction
 from bandit_lib.metrics import (
-    binomial_interval, cost_reduction, error_rate_within, exactly_correct, pseudo_regret, set_scores, survival_curve,
+    binomial_interval,
+    cost_reduction,
+    error_rate_within,
+    exactly_correct,
+    pseudo_regret,
+    set_scores,
+    survival_curve,
 )
 
 means = st.lists(st.floats(0, 1), min_size=2, max_size=60)
@@ -15,7 +21,7 @@ def test_threshold_uses_the_population_std():
     y = [0.1, 0.2, 0.3, 0.9]
     assert ksigma_threshold(y, 2.0) == pytest.approx(np.mean(y) + 2 * np.std(y, ddof=0))
     assert ksigma_outliers(y, 1.5).tolist() == [3]
-    assert ksigma_outliers([0.0, 1.0], 1.0).tolist() == []          # 1.0 sits exactly on theta
+    assert ksigma_outliers([0.0, 1.0], 1.0).tolist() == []  # 1.0 sits exactly on theta
     assert ksigma_outliers([0.0, 1.0], 1.0, inclusive=True).tolist() == [1]
     np.testing.assert_allclose(ksigma_gaps([0.0, 1.0], 1.0), [1.0, 0.0])
 
@@ -59,7 +65,7 @@ def test_costs_survival_and_regret():
 def test_binomial_verdicts():
     lo, hi = binomial_interval(0, 1000)
     assert lo == 0.0 and 0.003 < hi < 0.004
-    assert error_rate_within(95, 1000, 0.1)       # 9.5% errors is consistent with <= 10%
+    assert error_rate_within(95, 1000, 0.1)  # 9.5% errors is consistent with <= 10%
     assert not error_rate_within(140, 1000, 0.1)  # 14% is not
 
 

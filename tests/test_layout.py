@@ -57,8 +57,11 @@ def imports(path: Path) -> set[str]:
 
 def test_no_relative_imports():
     """Absolute imports only: a reader (and the fingerprint) sees where each name comes from."""
-    relative = [str(p) for p in PACKAGE.rglob("*.py")
-                if any(isinstance(n, ast.ImportFrom) and n.level for n in ast.walk(ast.parse(p.read_text())))]
+    relative = [
+        str(p)
+        for p in PACKAGE.rglob("*.py")
+        if any(isinstance(n, ast.ImportFrom) and n.level for n in ast.walk(ast.parse(p.read_text())))
+    ]
     assert not relative, relative
 
 
@@ -87,9 +90,13 @@ def test_imports_follow_the_placement_rule(name):
         head = target.split(".")[0]
         if head == "infra":
             ok = (leaf == "experiments" and target == "infra.experiment") or leaf == "report"
-            assert ok, f"{name} imports {target}: only a chapter's experiments (infra.experiment) and report may use infra"
+            assert ok, (
+                f"{name} imports {target}: only a chapter's experiments (infra.experiment) and report may use infra"
+            )
         else:
-            assert head in allowed, f"{name} imports {target}, outside its chapter, earlier chapters and the shared modules"
+            assert head in allowed, (
+                f"{name} imports {target}, outside its chapter, earlier chapters and the shared modules"
+            )
         if target.split(".")[-1] == "report":
             assert leaf == "report", f"{name} imports the report module {target}: code that computes must not"
 
@@ -100,7 +107,9 @@ def test_results_depend_on_no_report_and_no_infra(experiment):
     assert not [m for m in closure if m.endswith(".report") or m.startswith("bandit_lib.infra")], sorted(closure)
 
 
-@pytest.mark.parametrize("package", sorted(m for m, p in modules().items() if p.name == "__init__.py" and m.split(".")[0] in CHAPTERS))
+@pytest.mark.parametrize(
+    "package", sorted(m for m, p in modules().items() if p.name == "__init__.py" and m.split(".")[0] in CHAPTERS)
+)
 def test_every_chapter_package_indexes_its_modules(package):
     """Each package's docstring names each of its public modules."""
     doc = ast.get_docstring(ast.parse(modules()[package].joinpath().read_text())) or ""

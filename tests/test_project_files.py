@@ -20,7 +20,9 @@ def test_environment_yml_lists_the_same_pins_as_requirements_txt():
     req = _pins((ROOT / "requirements.txt").read_text().splitlines())
     env = yaml.safe_load((ROOT / "environment.yml").read_text())
     pip_section = next(d["pip"] for d in env["dependencies"] if isinstance(d, dict) and "pip" in d)
-    assert _pins(pip_section) == req, f"drift: only in requirements.txt {sorted(req - _pins(pip_section))[:5]}, only in environment.yml {sorted(_pins(pip_section) - req)[:5]}"
+    assert _pins(pip_section) == req, (
+        f"drift: only in requirements.txt {sorted(req - _pins(pip_section))[:5]}, only in environment.yml {sorted(_pins(pip_section) - req)[:5]}"
+    )
     python = next(d for d in env["dependencies"] if isinstance(d, str) and d.startswith("python="))
     assert python == "python=" + re.search(r"Python (\d+\.\d+)", (ROOT / "requirements.txt").read_text()).group(1)
 
@@ -48,7 +50,9 @@ def test_every_notebook_is_a_chapter_of_the_book_and_every_toc_entry_exists():
     toc = yaml.safe_load((ROOT / "book" / "_toc.yml").read_text())
     files = [toc["root"]] + [c["file"] for part in toc["parts"] for c in part["chapters"]]
     for f in files:
-        assert any((ROOT / "book" / f"{f}{ext}").exists() for ext in (".md", ".ipynb")), f"_toc.yml lists {f}, which does not exist"
+        assert any((ROOT / "book" / f"{f}{ext}").exists() for ext in (".md", ".ipynb")), (
+            f"_toc.yml lists {f}, which does not exist"
+        )
     chapters = {f for f in files if f.startswith("notebooks/")}
     assert chapters == {f"notebooks/{p.stem}" for p in NOTEBOOKS}
 

@@ -7,7 +7,12 @@ from hypothesis import strategies as st
 from scipy import stats
 
 from bandit_lib.radii import (
-    agresti_coull_radius, hoeffding_level, hoeffding_radius, subgaussian_radius, z_erfinv, z_normal,
+    agresti_coull_radius,
+    hoeffding_level,
+    hoeffding_radius,
+    subgaussian_radius,
+    z_erfinv,
+    z_normal,
 )
 
 

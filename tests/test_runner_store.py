@@ -46,8 +46,17 @@ def test_instances_validate_their_reward_model():
 
 
 def _tasks():
-    return [{"seed": np.random.SeedSequence(i), "reward": "bernoulli", "mean": 0.3, "reps": 50,
-             "grid": [5, 20], "delta": 0.1} for i in range(6)]
+    return [
+        {
+            "seed": np.random.SeedSequence(i),
+            "reward": "bernoulli",
+            "mean": 0.3,
+            "reps": 50,
+            "grid": [5, 20],
+            "delta": 0.1,
+        }
+        for i in range(6)
+    ]
 
 
 def test_run_many_gives_the_same_results_for_any_number_of_workers():
@@ -67,9 +76,14 @@ def test_run_many_on_a_dask_cluster_gives_the_same_results():
 
 def toy_experiment(means=(0.2, 0.7), pulls=100, version=1):
     return Experiment(
-        paper="testpaper", name="toy", title="toy", compute=toy_compute.mean_of_tape,
+        paper="testpaper",
+        name="toy",
+        title="toy",
+        compute=toy_compute.mean_of_tape,
         plan=lambda profile: [Unit(f"mean={m}", {"mean": m, "pulls": pulls}) for m in means],
-        entropy=99, chapter="notebooks/none", version=version,
+        entropy=99,
+        chapter="notebooks/none",
+        version=version,
     )
 
 
@@ -90,14 +104,14 @@ def test_store_round_trip_records_configuration_seed_and_code(results_dir):
 
 def test_stale_results_are_refused_and_recomputed(results_dir):
     toy_experiment(pulls=100).run("quick", progress=False)
-    changed = toy_experiment(pulls=200)                      # same units, new configuration
+    changed = toy_experiment(pulls=200)  # same units, new configuration
     assert changed.status("quick")["stale"] == ["mean=0.2", "mean=0.7"]
     with pytest.raises(StaleResult, match="parameters differ"):
         changed.load("quick")
     toy_compute.CALLS.clear()
     res = changed.run("quick", progress=False)
     assert toy_compute.CALLS == [0.2, 0.7] and set(res.table()["pulls"]) == {200}
-    new_code = toy_experiment(pulls=200, version=2)          # same configuration, new code
+    new_code = toy_experiment(pulls=200, version=2)  # same configuration, new code
     with pytest.raises(StaleResult, match="code changed"):
         new_code.load("quick")
 
@@ -112,7 +126,7 @@ def test_an_interrupted_run_resumes_without_losing_finished_units(results_dir):
     finally:
         toy_compute.FAIL_AT["n"] = None
     assert exp.status("quick")["fresh"] == ["mean=0.1", "mean=0.2"]
-    assert not list((results_dir / "quick").rglob("*.tmp"))   # no half-written file
+    assert not list((results_dir / "quick").rglob("*.tmp"))  # no half-written file
     toy_compute.CALLS.clear()
     exp.run("quick", progress=False)
     assert toy_compute.CALLS == [0.3, 0.4]
@@ -175,9 +189,17 @@ def toy_package(tmp_path, monkeypatch):
 
 def test_fingerprint_ignores_docstrings_and_comments_but_not_code(toy_package):
     base = {"b.py": "def g(x):\n    return 2 * x\n"}
-    a = toy_package("toy_doc1", {**base, "a.py": '"""Doc."""\nfrom toy_doc1.b import g\n\ndef f(x):\n    """Hi."""\n    return g(x) + 1  # c\n'})
-    b = toy_package("toy_doc2", {**base, "a.py": 'from toy_doc2.b import g\n\n\ndef f(x):\n    # other\n    return g(x) + 1\n'})
-    c = toy_package("toy_doc3", {**base, "a.py": 'from toy_doc3.b import g\n\ndef f(x):\n    return g(x) + 2\n'})
+    a = toy_package(
+        "toy_doc1",
+        {
+            **base,
+            "a.py": '"""Doc."""\nfrom toy_doc1.b import g\n\ndef f(x):\n    """Hi."""\n    return g(x) + 1  # c\n',
+        },
+    )
+    b = toy_package(
+        "toy_doc2", {**base, "a.py": "from toy_doc2.b import g\n\n\ndef f(x):\n    # other\n    return g(x) + 1\n"}
+    )
+    c = toy_package("toy_doc3", {**base, "a.py": "from toy_doc3.b import g\n\ndef f(x):\n    return g(x) + 2\n"})
     assert a.digest() == b.digest() != c.digest()
 
 
@@ -187,17 +209,24 @@ def test_fingerprint_survives_a_move_but_not_a_change_of_an_imported_module(toy_
     helpers = "def k(x):\n    return x + 1\n"
     here = toy_package("toy_m1", {"b.py": b, "helpers.py": helpers, "a.py": a.format(p="toy_m1", m=".b")})
     # b moved into a subpackage, helpers imported through a re-export of the package
-    moved = toy_package("toy_m2", {
-        "deep/place/b.py": b, "util/helpers.py": helpers,
-        "__init__.py": "from toy_m2.util import helpers\n",
-        "a.py": a.format(p="toy_m2", m=".deep.place.b"),
-    })
+    moved = toy_package(
+        "toy_m2",
+        {
+            "deep/place/b.py": b,
+            "util/helpers.py": helpers,
+            "__init__.py": "from toy_m2.util import helpers\n",
+            "a.py": a.format(p="toy_m2", m=".deep.place.b"),
+        },
+    )
     assert here.digest() == moved.digest()
-    changed = toy_package("toy_m3", {"b.py": b.replace("sqrt", "exp"), "helpers.py": helpers,
-                                     "a.py": a.format(p="toy_m3", m=".b")})
+    changed = toy_package(
+        "toy_m3", {"b.py": b.replace("sqrt", "exp"), "helpers.py": helpers, "a.py": a.format(p="toy_m3", m=".b")}
+    )
     assert changed.digest() != here.digest()
-    other_name = toy_package("toy_m4", {"b.py": b, "helpers.py": helpers,
-                                        "a.py": a.format(p="toy_m4", m=".b").replace("import g", "import h as g")})
+    other_name = toy_package(
+        "toy_m4",
+        {"b.py": b, "helpers.py": helpers, "a.py": a.format(p="toy_m4", m=".b").replace("import g", "import h as g")},
+    )
     assert other_name.digest() != here.digest()
     m = moved.name
     # the re-export is followed to where helpers is defined

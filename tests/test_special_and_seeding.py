@@ -31,8 +31,13 @@ def test_derive_depends_on_name_not_on_order():
     a = derive(7, "fig1", 20, 2.5, 3).generate_state(4)
     b = derive(7, "fig1", 20, 2.5, 3).generate_state(4)
     assert a.tolist() == b.tolist()
-    others = [derive(7, "fig1", 20, 2.5, 4), derive(7, "fig1", 20, "2.5", 3), derive(8, "fig1", 20, 2.5, 3),
-              derive(7, "fig2", 20, 2.5, 3), derive(7, "fig1", 20 + 2**32, 2.5, 3)]
+    others = [
+        derive(7, "fig1", 20, 2.5, 4),
+        derive(7, "fig1", 20, "2.5", 3),
+        derive(8, "fig1", 20, 2.5, 3),
+        derive(7, "fig2", 20, 2.5, 3),
+        derive(7, "fig1", 20 + 2**32, 2.5, 3),
+    ]
     assert all(o.generate_state(4).tolist() != a.tolist() for o in others)
 
 

@@ -5,8 +5,17 @@ from hypothesis import strategies as st
 from scipy import stats
 
 from bandit_lib.tapes import (
-    bernoulli_tape, counter_uniform, decision_stream, gaussian_tape, new_cache, philox_block, philox_raw, pull_sum,
-    replay_tape, tape_reward, uniform_of,
+    bernoulli_tape,
+    counter_uniform,
+    decision_stream,
+    gaussian_tape,
+    new_cache,
+    philox_block,
+    philox_raw,
+    pull_sum,
+    replay_tape,
+    tape_reward,
+    uniform_of,
 )
 
 
@@ -82,11 +91,14 @@ def test_tape_reward_kernel_equals_python_accessors():
             assert tape_reward(*tape.arrays, arm, j) == tape.reward(arm, j)
 
 
-@pytest.mark.parametrize("make", [
-    lambda: bernoulli_tape([0.1, 0.5, 0.93], 4),
-    lambda: gaussian_tape([0.0, 1.0, -2.0], 0.7, 4),
-    lambda: replay_tape([[0.0, 1.0, 0.5], [2.0], [3.0, -1.0]], 4),
-])
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: bernoulli_tape([0.1, 0.5, 0.93], 4),
+        lambda: gaussian_tape([0.0, 1.0, -2.0], 0.7, 4),
+        lambda: replay_tape([[0.0, 1.0, 0.5], [2.0], [3.0, -1.0]], 4),
+    ],
+)
 def test_block_cached_reader_returns_the_tape_rewards(make):
     """pull_sum (what fast engines read through) adds exactly tape_reward's values, in pull order."""
     tape = make()
@@ -99,7 +111,9 @@ def test_block_cached_reader_returns_the_tape_rewards(make):
             assert s == expected
     # a batch read equals the same pulls read one by one
     blocks, words = new_cache(3)
-    assert pull_sum(*tape.arrays, blocks, words, 2, 5, 30, 0.0) == sum(tape_reward(*tape.arrays, 2, j) for j in range(5, 35))
+    assert pull_sum(*tape.arrays, blocks, words, 2, 5, 30, 0.0) == sum(
+        tape_reward(*tape.arrays, 2, j) for j in range(5, 35)
+    )
 
 
 @given(st.integers(0, 2**64 - 1), st.integers(0, 2**64 - 1), st.integers(0, 2**40))

@@ -26,23 +26,44 @@ def test_regret_experiments_are_deterministic_and_complete():
     b = uig_regret.compute_regret_csi(derive(2, "t"), **args)
     assert a["regret"] == b["regret"] and set(a["regret"]) == set(uig_regret.CSI_POLICIES)
     assert a["grid"][-1] == 60 and all(len(v) == 2 and len(v[0]) == len(a["grid"]) for v in a["regret"].values())
-    psi = uig_regret.compute_regret_psi(derive(3, "t"), K=15, eps=0.2, p=0.7, T=[30, 60], first=0, last=1,
-                                 baselines=list(uig_regret.PSI_BASELINES))
+    psi = uig_regret.compute_regret_psi(
+        derive(3, "t"), K=15, eps=0.2, p=0.7, T=[30, 60], first=0, last=1, baselines=list(uig_regret.PSI_BASELINES)
+    )
     assert len(psi["regret"]["LSDT-PSI"][0]) == 2 and psi["grid"] == [30, 60]
-    ts = uig_regret.compute_ts_psi(derive(4, "t"), K=15, eps=0.2, p=0.7, T=60, first=0, last=1, policies=list(uig_regret.TS_PSI_POLICIES))
+    ts = uig_regret.compute_ts_psi(
+        derive(4, "t"), K=15, eps=0.2, p=0.7, T=60, first=0, last=1, policies=list(uig_regret.TS_PSI_POLICIES)
+    )
     assert set(ts["regret"]) == set(uig_regret.TS_PSI_POLICIES)
 
 
 def test_jester_replay_experiment_on_a_small_stand_in():
-    out = uig_jester.compute_jester(derive(5, "t"), data="jester-like", n_users=1500, test=1000, train=0.1, alpha=0.1,
-                             first=0, last=1, policies=list(uig_jester.JESTER_POLICIES))
+    out = uig_jester.compute_jester(
+        derive(5, "t"),
+        data="jester-like",
+        n_users=1500,
+        test=1000,
+        train=0.1,
+        alpha=0.1,
+        first=0,
+        last=1,
+        policies=list(uig_jester.JESTER_POLICIES),
+    )
     row = out["rows"][0]
     assert out["summary"]["users"] == 1500 and row["B0"] >= 1
     for name in uig_jester.JESTER_POLICIES:
         assert 0 < row[name] < 1 and 500 < row[f"{name} valid"] <= 1000
     with pytest.raises(ValueError, match="cannot hold"):
-        uig_jester.compute_jester(derive(5, "t"), data="jester-like", n_users=500, test=1000, train=0.1, alpha=0.1,
-                           first=0, last=1, policies=["UCB1"])
+        uig_jester.compute_jester(
+            derive(5, "t"),
+            data="jester-like",
+            n_users=500,
+            test=1000,
+            train=0.1,
+            alpha=0.1,
+            first=0,
+            last=1,
+            policies=["UCB1"],
+        )
 
 
 def test_the_jester_experiment_reads_a_local_copy(tmp_path, monkeypatch):
@@ -53,16 +74,26 @@ def test_the_jester_experiment_reads_a_local_copy(tmp_path, monkeypatch):
     monkeypatch.setenv(uig_jester.JESTER_ENV, str(path))
     units = uig_jester.plan_jester("quick")
     assert all(u.params["data"] == str(path) for u in units)
-    out = uig_jester.compute_jester(derive(6, "t"), data=str(path), n_users=0, test=800, train=0.1, alpha=0.1,
-                             first=0, last=1, policies=["UCB1", "LSDT-PSI"])
+    out = uig_jester.compute_jester(
+        derive(6, "t"),
+        data=str(path),
+        n_users=0,
+        test=800,
+        train=0.1,
+        alpha=0.1,
+        first=0,
+        last=1,
+        policies=["UCB1", "LSDT-PSI"],
+    )
     assert out["data"] == str(path) and out["summary"]["users"] == 1200
 
 
 def test_theory_checks_run_and_the_designed_instance_keeps_its_candidate_set():
     out = uig_theory.compute_theory(derive(7, "t"), check="scaling_K", K=[10, 40], K_T=200, K_reps=2)
     assert {row["B*"] for row in out["rows"]} == {3}
-    out = uig_theory.compute_theory(derive(7, "t"), check="log_growth", lsdt_T=[100, 300], ucb_T=[100], log_reps=2,
-                                    psi_T=[100], psi_reps=1)
+    out = uig_theory.compute_theory(
+        derive(7, "t"), check="log_growth", lsdt_T=[100, 300], ucb_T=[100], log_reps=2, psi_T=[100], psi_reps=1
+    )
     assert out["bound"] > 0 and out["C1"] > 0
     assert all(row["regret"] <= row["bound"] for row in out["rows"] if row["policy"] == "LSDT-PSI")
     out = uig_theory.compute_theory(derive(7, "t"), check="clustered", clusters=[4], cluster_reps=3)
@@ -72,8 +103,16 @@ def test_theory_checks_run_and_the_designed_instance_keeps_its_candidate_set():
 
 
 def test_plans_have_unique_keys_in_both_profiles():
-    for exp in (uig_reduction.REDUCTION_CSI, uig_reduction.REDUCTION_PSI, uig_regret.REGRET_CSI, uig_regret.REGRET_PSI,
-                uig_regret.TS_PSI, uig_jester.JESTER, uig_timing.TIMING, uig_theory.THEORY):
+    for exp in (
+        uig_reduction.REDUCTION_CSI,
+        uig_reduction.REDUCTION_PSI,
+        uig_regret.REGRET_CSI,
+        uig_regret.REGRET_PSI,
+        uig_regret.TS_PSI,
+        uig_jester.JESTER,
+        uig_timing.TIMING,
+        uig_theory.THEORY,
+    ):
         for profile in ("quick", "full"):
             assert exp.units(profile)
     out = uig_timing.compute_timing(derive(8, "t"), setting="psi", reps=1, K=15, eps=0.2, T=100, p=0.7)

@@ -48,6 +48,7 @@ def _rng(seed):
 
 # --- the similarity graph ------------------------------------------------------------------
 
+
 def test_similarity_graph_uses_a_strict_threshold_and_no_self_loops():
     A = similarity_graph([0.0, 0.25, 0.4, 0.4], 0.25)
     assert not A[0, 1] and A[1, 2] and A[2, 3] and not A.diagonal().any()
@@ -74,14 +75,17 @@ def test_recognition_agrees_with_brute_force_on_small_graphs(n, density, seed):
     assert is_unit_interval_graph(A) == brute
 
 
-@pytest.mark.parametrize("graph, witness", [
-    (nx.star_graph(3), "claw"),
-    (nx.cycle_graph(5), "chordless cycle"),
-    # the net: a triangle with a pendant vertex at each corner
-    (nx.Graph([(0, 1), (1, 2), (0, 2), (0, 3), (1, 4), (2, 5)]), "claw|net"),
-    # the tent (3-sun): a triangle with a vertex on each side
-    (nx.Graph([(0, 1), (1, 2), (0, 2), (0, 3), (1, 3), (1, 4), (2, 4), (0, 5), (2, 5)]), "net or tent"),
-])
+@pytest.mark.parametrize(
+    "graph, witness",
+    [
+        (nx.star_graph(3), "claw"),
+        (nx.cycle_graph(5), "chordless cycle"),
+        # the net: a triangle with a pendant vertex at each corner
+        (nx.Graph([(0, 1), (1, 2), (0, 2), (0, 3), (1, 4), (2, 5)]), "claw|net"),
+        # the tent (3-sun): a triangle with a vertex on each side
+        (nx.Graph([(0, 1), (1, 2), (0, 2), (0, 3), (1, 3), (1, 4), (2, 4), (0, 5), (2, 5)]), "net or tent"),
+    ],
+)
 def test_a_graph_that_is_not_a_uig_gets_a_clear_error(graph, witness):
     A = from_networkx(graph)
     with pytest.raises(NotUnitIntervalGraph, match=f"not a unit interval graph.*({witness})"):
@@ -98,12 +102,15 @@ def test_checking_against_a_wrong_order_raises():
         is_umbrella_ordering(A, [0, 0, 1])
 
 
-@pytest.mark.parametrize("bad, match", [
-    (np.zeros((2, 3)), "square"),
-    (np.array([[0, 1], [0, 0]]), "symmetric"),
-    (np.array([[1, 0], [0, 0]]), "self-loops"),
-    (np.array([[0, 2], [2, 0]]), "0/1"),
-])
+@pytest.mark.parametrize(
+    "bad, match",
+    [
+        (np.zeros((2, 3)), "square"),
+        (np.array([[0, 1], [0, 0]]), "symmetric"),
+        (np.array([[1, 0], [0, 0]]), "self-loops"),
+        (np.array([[0, 2], [2, 0]]), "0/1"),
+    ],
+)
 def test_adjacency_checks_name_the_problem(bad, match):
     with pytest.raises(ValueError, match=match):
         check_adjacency("A", bad)
@@ -126,6 +133,7 @@ def test_structure_agrees_with_networkx(means, eps):
 
 
 # --- revelation -----------------------------------------------------------------------------
+
 
 @given(means_st, st.floats(0, 1), st.floats(0, 1), st.integers(0, 2**31))
 def test_revelation_is_a_consistent_nested_subset(means, p, q, seed):
@@ -153,6 +161,7 @@ def test_revelation_extremes_and_errors():
 
 # --- candidate sets -------------------------------------------------------------------------
 
+
 @given(means_st, eps_st)
 def test_csi_off_equals_theorem_1_and_the_networkx_reference(means, eps):
     A = similarity_graph(means, eps)
@@ -178,8 +187,12 @@ def test_theorem_1_closed_form_in_the_means(means, eps):
 
 
 @settings(max_examples=40)
-@given(st.lists(st.floats(0.0, 1.0), min_size=1, max_size=6).map(np.array), st.floats(0.05, 0.9),
-       st.floats(0, 1), st.integers(0, 2**31))
+@given(
+    st.lists(st.floats(0.0, 1.0), min_size=1, max_size=6).map(np.array),
+    st.floats(0.05, 0.9),
+    st.floats(0, 1),
+    st.integers(0, 2**31),
+)
 def test_candidate_sets_are_nested_and_the_search_matches_brute_force(means, eps, p, seed):
     A = similarity_graph(means, eps)
     K = len(means)
@@ -220,6 +233,7 @@ def test_exact_search_refuses_large_graphs():
 
 
 # --- LP P2 and LP P1 ---------------------------------------------------------------------
+
 
 @given(means_st, st.floats(0, 1), st.integers(0, 2**31))
 def test_exploration_values_are_a_fractional_dominating_set(means, p, seed):

@@ -34,13 +34,16 @@ def test_write_and_load_round_trip(tmp_path):
         write_jester_csv(np.array([[12.5, np.nan]]), tmp_path / "bad.csv")
 
 
-@pytest.mark.parametrize("text, match", [
-    ("3,-9.81,99,8.5,99\n", "row 1: expected 6 columns"),
-    ("3,-9.81,99,12.5,99,1.00\n", r"row 1, joke 3: a rating must lie in \[-10, 10\].*12.5"),
-    ("4,-9.81,99,8.5,99,1.00\n", "row 1: the first column says 4 jokes were rated, but the row holds 3"),
-    ("3,-9.81,99,x,99,1.00\n", "row 1: every cell must be a number"),
-    ("\n", "holds no rows"),
-])
+@pytest.mark.parametrize(
+    "text, match",
+    [
+        ("3,-9.81,99,8.5,99\n", "row 1: expected 6 columns"),
+        ("3,-9.81,99,12.5,99,1.00\n", r"row 1, joke 3: a rating must lie in \[-10, 10\].*12.5"),
+        ("4,-9.81,99,8.5,99,1.00\n", "row 1: the first column says 4 jokes were rated, but the row holds 3"),
+        ("3,-9.81,99,x,99,1.00\n", "row 1: every cell must be a number"),
+        ("\n", "holds no rows"),
+    ],
+)
 def test_load_jester_rejects_malformed_rows_naming_them(tmp_path, text, match):
     path = tmp_path / "bad.csv"
     path.write_text(FIXTURE.splitlines()[0] + "\n" + text if "holds" not in match else text)

@@ -23,10 +23,10 @@ from bandit_lib.uig.recommendation import replay
 from bandit_lib.tapes import bernoulli_tape, decision_stream, gaussian_tape
 
 instance_st = st.tuples(
-    st.integers(2, 25),                       # K
+    st.integers(2, 25),  # K
     st.sampled_from([0.0, 0.05, 0.1, 0.3, 2.0]),  # eps (0: all singletons; 2: complete)
-    st.booleans(),                            # Bernoulli (many ties) or Gaussian rewards
-    st.booleans(),                            # means on a coarse grid (equal means, ties)
+    st.booleans(),  # Bernoulli (many ties) or Gaussian rewards
+    st.booleans(),  # means on a coarse grid (equal means, ties)
     st.integers(0, 2**31),
 )
 
@@ -42,6 +42,7 @@ def _instance(K, eps, bernoulli, coarse, seed):
 
 
 # --- fast engines take exactly the reference's decisions -------------------------------------
+
 
 @settings(max_examples=40)
 @given(instance_st, st.integers(0, 400), st.sampled_from([2.0, 8.0]))
@@ -108,8 +109,10 @@ def test_ckl_ucb_compiled_index_takes_the_python_decisions(kl, metric, init):
         A = similarity_graph(means, 0.15)
         S, _ = reveal(A, 0.6, 0.6, rng)
         tape = bernoulli_tape(means, seed) if kl == "bernoulli" else gaussian_tape(means, 0.3, seed)
-        runs = [simulate(CKLUCB(S, 0.15, kl=kl, metric=metric, init=init, engine=e), tape.rewind(), 120)
-                for e in ("reference", "fast")]
+        runs = [
+            simulate(CKLUCB(S, 0.15, kl=kl, metric=metric, init=init, engine=e), tape.rewind(), 120)
+            for e in ("reference", "fast")
+        ]
         assert np.array_equal(*runs)
 
 
@@ -126,6 +129,7 @@ def test_ckl_ucb_index_solves_its_definition():
         xbar, n, L = policy.s / policy.n, policy.n, math.log(policy.t)
         h = hop_matrix(S, "hop")
         for k in range(K):
+
             def F(q):
                 total = 0.0
                 for j in range(K):
@@ -137,6 +141,7 @@ def test_ckl_ucb_index_solves_its_definition():
                             a, y = min(max(a, 1e-12), 1 - 1e-12), min(max(y, 1e-12), 1 - 1e-12)
                             total += n[j] * (a * math.log(a / y) + (1 - a) * math.log((1 - a) / (1 - y)))
                 return total
+
             if b[k] < 1:
                 assert F(b[k]) == pytest.approx(L, rel=1e-6)
             assert F(b[k] - 1e-6) <= L + 1e-9
@@ -147,12 +152,15 @@ def test_ckl_ucb_index_solves_its_definition():
 def test_ossb_closed_form_and_linprog_take_the_same_decisions(seed):
     inst = random_instance(np.random.default_rng(seed), 25, 0.15, low=0.1, high=1.0)
     tape = gaussian_tape(inst.means, 1.0, seed)
-    runs = [simulate(OSSB(inst.A, decision_stream(seed, "o"), solver=s), tape.rewind(), 150)
-            for s in ("closed_form", "linprog")]
+    runs = [
+        simulate(OSSB(inst.A, decision_stream(seed, "o"), solver=s), tape.rewind(), 150)
+        for s in ("closed_form", "linprog")
+    ]
     assert np.array_equal(*runs)
 
 
 # --- properties of the policies -----------------------------------------------------------
+
 
 @given(instance_st, st.integers(1, 300))
 def test_lsdt_csi_plays_only_candidates_and_starts_with_each_once(inst, T):
@@ -188,7 +196,11 @@ def test_lsdt_psi_constants_of_the_paper():
     assert final_epoch(20000, 0.03, 1 / 32) == 6
     assert final_epoch(2, 0.1, 1 / 8) < 0
     z = np.array([1.0, 0.5, 0.0])
-    assert epoch_targets(z, 1000, 0, 1 / 8).tolist() == [math.ceil(math.log(1000) / 8), math.ceil(math.log(1000) / 16), 0]
+    assert epoch_targets(z, 1000, 0, 1 / 8).tolist() == [
+        math.ceil(math.log(1000) / 8),
+        math.ceil(math.log(1000) / 16),
+        0,
+    ]
     with pytest.raises(ValueError, match="eps=0"):
         final_epoch(100, 0, 1 / 8)
 
@@ -244,7 +256,9 @@ def test_thompson_sampling_variants_and_binarisation():
     for model in ("bernoulli", "gaussian"):
         arms = simulate(ThompsonSampling(3, np.random.default_rng(1), model=model), bernoulli_tape(means, 1), 2000)
         assert np.bincount(arms, minlength=3).argmax() == 1
-    arms = simulate(LSDTTSComplete([np.array([0]), np.array([1])], 3, np.random.default_rng(2)), bernoulli_tape(means, 2), 500)
+    arms = simulate(
+        LSDTTSComplete([np.array([0]), np.array([1])], 3, np.random.default_rng(2)), bernoulli_tape(means, 2), 500
+    )
     assert set(arms.tolist()) <= {0, 1}
     with pytest.raises(ValueError, match="model must be one of"):
         ThompsonSampling(3, rng, model="poisson")
@@ -281,21 +295,27 @@ def test_argmax_ties_uses_the_stream_only_on_ties():
     assert picks == {0, 2} and stream.position == 50
 
 
-@pytest.mark.parametrize("make, match", [
-    (lambda: UCB1(3, decision_stream(0, "u"), alpha=0), "alpha=0"),
-    (lambda: UCB1(3, decision_stream(0, "u"), arms=[5]), "0..2"),
-    (lambda: UCB1(3, np.random.default_rng(0)), "DecisionStream"),
-    (lambda: LSDTCSI([[0, 1], [1]], 3, decision_stream(0, "l")), "disjoint"),
-    (lambda: LSDTCSI([], 3, decision_stream(0, "l")), "at least one class"),
-    (lambda: LSDTPSI([0, 1], np.zeros((3, 3), bool), 0, 0.1, decision_stream(0, "p")), "horizon=0"),
-    (lambda: LSDTPSI([0, 1], np.zeros((3, 3), bool), 10, 0.1, decision_stream(0, "p"), z=[1.0]), "one value per candidate"),
-    (lambda: CKLUCB(np.zeros((3, 3), bool), 0.1, kl="poisson"), "kl must be one of"),
-    (lambda: CKLUCB(np.zeros((3, 3), bool), 0.1, metric="two_hop"), "metric must be one of"),
-    (lambda: OSSB(np.zeros((3, 3), bool), decision_stream(0, "o"), solver="simplex"), "solver must be one of"),
-    (lambda: OSUB(np.eye(3, dtype=bool), decision_stream(0, "o")), "self-loops"),
-    (lambda: ThompsonSampling(3, 5), "Generator"),
-    (lambda: LSDTTSPartial([0], np.zeros((2, 2), bool), 10, -1.0, np.random.default_rng(0)), "eps=-1.0"),
-])
+@pytest.mark.parametrize(
+    "make, match",
+    [
+        (lambda: UCB1(3, decision_stream(0, "u"), alpha=0), "alpha=0"),
+        (lambda: UCB1(3, decision_stream(0, "u"), arms=[5]), "0..2"),
+        (lambda: UCB1(3, np.random.default_rng(0)), "DecisionStream"),
+        (lambda: LSDTCSI([[0, 1], [1]], 3, decision_stream(0, "l")), "disjoint"),
+        (lambda: LSDTCSI([], 3, decision_stream(0, "l")), "at least one class"),
+        (lambda: LSDTPSI([0, 1], np.zeros((3, 3), bool), 0, 0.1, decision_stream(0, "p")), "horizon=0"),
+        (
+            lambda: LSDTPSI([0, 1], np.zeros((3, 3), bool), 10, 0.1, decision_stream(0, "p"), z=[1.0]),
+            "one value per candidate",
+        ),
+        (lambda: CKLUCB(np.zeros((3, 3), bool), 0.1, kl="poisson"), "kl must be one of"),
+        (lambda: CKLUCB(np.zeros((3, 3), bool), 0.1, metric="two_hop"), "metric must be one of"),
+        (lambda: OSSB(np.zeros((3, 3), bool), decision_stream(0, "o"), solver="simplex"), "solver must be one of"),
+        (lambda: OSUB(np.eye(3, dtype=bool), decision_stream(0, "o")), "self-loops"),
+        (lambda: ThompsonSampling(3, 5), "Generator"),
+        (lambda: LSDTTSPartial([0], np.zeros((2, 2), bool), 10, -1.0, np.random.default_rng(0)), "eps=-1.0"),
+    ],
+)
 def test_bad_arguments_name_the_bad_value(make, match):
     with pytest.raises((ValueError, TypeError), match=match):
         make()

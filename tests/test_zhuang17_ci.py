@@ -10,18 +10,35 @@ from scipy import special
 
 from bandit_lib.ksigma import ksigma_threshold
 from bandit_lib.zhuang17.intervals import (
-    AgrestiCoullCI, HoeffdingCI, delta_prime, evaluate_kernel, is_active_nb, l_of_k, rho_star, z_value_nb,
+    AgrestiCoullCI,
+    HoeffdingCI,
+    delta_prime,
+    evaluate_kernel,
+    is_active_nb,
+    l_of_k,
+    rho_star,
+    z_value_nb,
 )
 from bandit_lib.zhuang17.theory import H1, H2, H_RR, H_WRR, bound_rr, bound_wrr, wrr_rr_ratio
 
 # spec 1.9: (n, k) -> (l(k), rho*) at delta = 0.1
 TABLE = {
     (15, 2.5): (10.293, 2.670),
-    (20, 2.0): (6.682, 3.780), (20, 2.5): (10.082, 3.296), (20, 3.0): (14.179, 2.942),
-    (47, 2.0): (6.239, 6.974), (47, 2.5): (9.522, 6.057), (47, 3.0): (13.496, 5.392),
-    (50, 2.0): (6.211, 7.285), (50, 2.5): (9.486, 6.326), (50, 3.0): (13.452, 5.630),
-    (100, 2.0): (5.939, 11.818), (100, 2.5): (9.127, 10.240), (100, 3.0): (12.999, 9.102),
-    (200, 2.0): (5.725, 19.053), (200, 2.5): (8.841, 16.485), (200, 3.0): (12.630, 14.637),
+    (20, 2.0): (6.682, 3.780),
+    (20, 2.5): (10.082, 3.296),
+    (20, 3.0): (14.179, 2.942),
+    (47, 2.0): (6.239, 6.974),
+    (47, 2.5): (9.522, 6.057),
+    (47, 3.0): (13.496, 5.392),
+    (50, 2.0): (6.211, 7.285),
+    (50, 2.5): (9.486, 6.326),
+    (50, 3.0): (13.452, 5.630),
+    (100, 2.0): (5.939, 11.818),
+    (100, 2.5): (9.127, 10.240),
+    (100, 3.0): (12.999, 9.102),
+    (200, 2.0): (5.725, 19.053),
+    (200, 2.5): (8.841, 16.485),
+    (200, 3.0): (12.630, 14.637),
 }
 
 
@@ -42,9 +59,16 @@ def test_delta_prime_is_equation_1():
     assert delta_prime(20, 20, 0.1) == pytest.approx(6 * 0.1 / (math.pi**2 * 21 * 400), rel=1e-15)
 
 
-@pytest.mark.parametrize("n,T,z_literal,z_normal", [(20, 20, 3.28, 4.49), (20, 10**5, 5.23, 7.30),
-                                                     (20, 10**7, 6.03, 8.45), (200, 10**5, 5.44, 7.60),
-                                                     (200, 10**7, 6.22, 8.71)])
+@pytest.mark.parametrize(
+    "n,T,z_literal,z_normal",
+    [
+        (20, 20, 3.28, 4.49),
+        (20, 10**5, 5.23, 7.30),
+        (20, 10**7, 6.03, 8.45),
+        (200, 10**5, 5.44, 7.60),
+        (200, 10**7, 6.22, 8.71),
+    ],
+)
 def test_z_table_and_no_overflow_at_the_cap(n, T, z_literal, z_normal):
     dp = delta_prime(T, n, 0.1)
     assert z_value_nb(dp, 0) == pytest.approx(z_literal, abs=0.006)
@@ -81,8 +105,12 @@ def test_delta_method_weights_satisfy_the_unit_identity(y, k):
     assert np.sum((1 + k * z) ** 2) == pytest.approx(len(y) * (1 + k * k), rel=1e-9)
 
 
-@given(st.integers(3, 25), st.integers(0, 2**31), st.sampled_from(["delta", "as_printed"]),
-       st.sampled_from(["erfinv", "normal"]))
+@given(
+    st.integers(3, 25),
+    st.integers(0, 2**31),
+    st.sampled_from(["delta", "as_printed"]),
+    st.sampled_from(["erfinv", "normal"]),
+)
 def test_agresti_coull_kernel_matches_a_numpy_transcription(n, seed, th, zm):
     rng = np.random.default_rng(seed)
     m = rng.integers(1, 500, size=n)
@@ -130,27 +158,32 @@ def test_hardness_inequalities_and_bounds():
     # Eq. (7) with H2/H1 = 1 gives no saving for any rho
     y_eq = np.array([0.1] * 9 + [0.9])
     lk = l_of_k(10, 2.0, 0.1)
-    ratio = ((1 + math.sqrt(lk * rho)) / (1 + math.sqrt(lk))) ** 2 * (1 / rho + (rho - 1) / rho * H2(y, 2.0) / H1(y, 2.0))
+    ratio = ((1 + math.sqrt(lk * rho)) / (1 + math.sqrt(lk))) ** 2 * (
+        1 / rho + (rho - 1) / rho * H2(y, 2.0) / H1(y, 2.0)
+    )
     assert wrr_rr_ratio(y, 2.0, 0.1, rho) == pytest.approx(ratio, rel=1e-12)
     assert H1(y_eq, 2.0) > 0
 
 
-@pytest.mark.parametrize("call,match", [
-    (lambda: HoeffdingCI(R=0.0), "R="),
-    (lambda: HoeffdingCI(l_inner="t"), "l_inner="),
-    (lambda: AgrestiCoullCI(z_mode="probit"), "z_mode="),
-    (lambda: AgrestiCoullCI(threshold_ci="x"), "threshold_ci="),
-    (lambda: l_of_k(1, 2.0, 0.1), "n="),
-    (lambda: l_of_k(10, -1.0, 0.1), "k="),
-    (lambda: rho_star(10, 2.0, 1.0), "delta="),
-    (lambda: delta_prime(0, 10, 0.1), "T="),
-    (lambda: HoeffdingCI().evaluate([1.0, 2.0], [1, 0], 3, 2.0, 0.1), r"m\[1\]=0"),
-    (lambda: HoeffdingCI().evaluate([1.0, np.nan], [1, 1], 3, 2.0, 0.1), r"s\[1\]"),
-    (lambda: AgrestiCoullCI().evaluate([1.0, 3.0], [1, 2], 3, 2.0, 0.1), r"s\[1\]=3.0"),
-    (lambda: H1([0.0, 0.0, 1.0, 1.0], 1.0), r"y\[2\]=1.0\) sits exactly on the threshold"),
-    (lambda: H_WRR([0.1, 0.2, 0.9], 1.0, 0.1, 0.5), "rho="),
-    (lambda: bound_rr([0.1, 0.2, 0.9], 1.0, 0.1, R=-1), "R="),
-])
+@pytest.mark.parametrize(
+    "call,match",
+    [
+        (lambda: HoeffdingCI(R=0.0), "R="),
+        (lambda: HoeffdingCI(l_inner="t"), "l_inner="),
+        (lambda: AgrestiCoullCI(z_mode="probit"), "z_mode="),
+        (lambda: AgrestiCoullCI(threshold_ci="x"), "threshold_ci="),
+        (lambda: l_of_k(1, 2.0, 0.1), "n="),
+        (lambda: l_of_k(10, -1.0, 0.1), "k="),
+        (lambda: rho_star(10, 2.0, 1.0), "delta="),
+        (lambda: delta_prime(0, 10, 0.1), "T="),
+        (lambda: HoeffdingCI().evaluate([1.0, 2.0], [1, 0], 3, 2.0, 0.1), r"m\[1\]=0"),
+        (lambda: HoeffdingCI().evaluate([1.0, np.nan], [1, 1], 3, 2.0, 0.1), r"s\[1\]"),
+        (lambda: AgrestiCoullCI().evaluate([1.0, 3.0], [1, 2], 3, 2.0, 0.1), r"s\[1\]=3.0"),
+        (lambda: H1([0.0, 0.0, 1.0, 1.0], 1.0), r"y\[2\]=1.0\) sits exactly on the threshold"),
+        (lambda: H_WRR([0.1, 0.2, 0.9], 1.0, 0.1, 0.5), "rho="),
+        (lambda: bound_rr([0.1, 0.2, 0.9], 1.0, 0.1, R=-1), "R="),
+    ],
+)
 def test_bad_inputs_raise_clear_errors(call, match):
     with pytest.raises((ValueError, TypeError), match=match):
         call()

@@ -19,8 +19,13 @@ from bandit_lib.zhuang17.rr import rr
 from bandit_lib.zhuang17.wrr import wrr
 from bandit_lib.tapes import bernoulli_tape, gaussian_tape, replay_tape
 
-CIS = [AgrestiCoullCI(), AgrestiCoullCI(z_mode="normal"), AgrestiCoullCI(threshold_ci="as_printed"),
-       HoeffdingCI(), HoeffdingCI(l_inner="delta_prime")]
+CIS = [
+    AgrestiCoullCI(),
+    AgrestiCoullCI(z_mode="normal"),
+    AgrestiCoullCI(threshold_ci="as_printed"),
+    HoeffdingCI(),
+    HoeffdingCI(l_inner="delta_prime"),
+]
 
 
 def means_strategy(min_n=3, max_n=8):
@@ -44,46 +49,68 @@ def _assert_same(ref, fast):
 # --------------------------------------------------------------------------- RR / WRR
 
 
-@given(means_strategy(), st.integers(0, 2**32 - 1), st.sampled_from(range(len(CIS))), st.floats(0.5, 3.0),
-       st.sampled_from([0.05, 0.1, 0.3]), st.sampled_from([300, 3000, 20000]))
+@given(
+    means_strategy(),
+    st.integers(0, 2**32 - 1),
+    st.sampled_from(range(len(CIS))),
+    st.floats(0.5, 3.0),
+    st.sampled_from([0.05, 0.1, 0.3]),
+    st.sampled_from([300, 3000, 20000]),
+)
 @settings(max_examples=40)
 def test_rr_fast_equals_reference(y, seed, ci_index, k, delta, cap):
     tape = bernoulli_tape(y, seed)
     _assert_same(*_both(rr, tape, k=k, delta=delta, cap=cap, ci=CIS[ci_index]))
 
 
-@given(means_strategy(), st.integers(0, 2**32 - 1), st.sampled_from(range(len(CIS))), st.floats(1.0, 8.0),
-       st.sampled_from([1, 1, 1, 7]), st.sampled_from([1, 1, 3]), st.sampled_from([500, 5000, 20000]))
+@given(
+    means_strategy(),
+    st.integers(0, 2**32 - 1),
+    st.sampled_from(range(len(CIS))),
+    st.floats(1.0, 8.0),
+    st.sampled_from([1, 1, 1, 7]),
+    st.sampled_from([1, 1, 3]),
+    st.sampled_from([500, 5000, 20000]),
+)
 @settings(max_examples=40)
 def test_wrr_fast_equals_reference(y, seed, ci_index, rho, batch, init_pulls, cap):
     tape = bernoulli_tape(y, seed)
     n = len(y)
     cap = max(cap, n * init_pulls)
-    _assert_same(*_both(wrr, tape, k=2.0, delta=0.1, cap=cap, ci=CIS[ci_index], rho=rho, batch=batch,
-                        init_pulls=init_pulls))
+    _assert_same(
+        *_both(wrr, tape, k=2.0, delta=0.1, cap=cap, ci=CIS[ci_index], rho=rho, batch=batch, init_pulls=init_pulls)
+    )
 
 
-@given(means_strategy(3, 10), st.integers(0, 2**32 - 1), st.sampled_from(range(len(CIS))), st.floats(1.0, 6.0),
-       st.sampled_from([1, 1, 5]))
+@given(
+    means_strategy(3, 10),
+    st.integers(0, 2**32 - 1),
+    st.sampled_from(range(len(CIS))),
+    st.floats(1.0, 6.0),
+    st.sampled_from([1, 1, 5]),
+)
 @settings(max_examples=30)
 def test_certified_values_never_contradict_the_exact_update(y, seed, ci_index, rho, batch):
     tape = bernoulli_tape(y, seed)
-    out = run_wrr_fast(tape, k=2.5, delta=0.1, cap=8000, ci=CIS[ci_index], rho=rho, batch=batch, init_pulls=1,
-                       verify=True)
+    out = run_wrr_fast(
+        tape, k=2.5, delta=0.1, cap=8000, ci=CIS[ci_index], rho=rho, batch=batch, init_pulls=1, verify=True
+    )
     assert out.info["verification_failures"] == 0, out.info
 
 
 def test_long_verified_runs_on_paper_like_instances():
     """A few thousand certified steps per run, on instances like the paper's (both families)."""
     from bandit_lib.zhuang17.instances import planted_outliers
+
     for n, seed in [(20, 1), (50, 2)]:
         case = planted_outliers(n, 2.5, seed)
         for ci in (AgrestiCoullCI(), HoeffdingCI()):
             for rho in (1.0, None):
                 tape = bernoulli_tape(case.means, seed)
                 rho_ = 1.0 if rho else 3.0
-                out = run_wrr_fast(tape, k=2.5, delta=0.1, cap=60000, ci=ci, rho=rho_, batch=1, init_pulls=1,
-                                   verify=True)
+                out = run_wrr_fast(
+                    tape, k=2.5, delta=0.1, cap=60000, ci=ci, rho=rho_, batch=1, init_pulls=1, verify=True
+                )
                 assert out.info["verification_failures"] == 0
                 assert out.info["certified_steps"] > 0.9 * out.info["steps"]
 
@@ -97,8 +124,12 @@ def test_wrr_with_rho_one_is_rr_pull_for_pull():
         _assert_same(a, b)
 
 
-@given(st.lists(st.floats(-1.0, 2.0), min_size=3, max_size=7), st.integers(0, 2**32 - 1), st.floats(0.5, 3.0),
-       st.floats(0.5, 4.0))
+@given(
+    st.lists(st.floats(-1.0, 2.0), min_size=3, max_size=7),
+    st.integers(0, 2**32 - 1),
+    st.floats(0.5, 3.0),
+    st.floats(0.5, 4.0),
+)
 @settings(max_examples=25)
 def test_hoeffding_engines_agree_on_gaussian_rewards(y, seed, sigma, R):
     """The certified bounds hold for any rewards (here unbounded), not only for Bernoulli ones."""
@@ -124,8 +155,13 @@ def test_batches_never_pass_the_cap():
 # --------------------------------------------------------------------------- NRR, IB
 
 
-@given(means_strategy(3, 12), st.integers(0, 2**32 - 1), st.floats(0.5, 3.0), st.sampled_from([0.1, 0.05, 0.3]),
-       st.sampled_from([20, 200, 10**5]))
+@given(
+    means_strategy(3, 12),
+    st.integers(0, 2**32 - 1),
+    st.floats(0.5, 3.0),
+    st.sampled_from([0.1, 0.05, 0.3]),
+    st.sampled_from([20, 200, 10**5]),
+)
 @settings(max_examples=40)
 def test_nrr_fast_equals_reference(y, seed, k, delta, cap):
     tape = bernoulli_tape(y, seed)

@@ -42,14 +42,14 @@ def test_wrr_gives_active_arms_about_rho_times_more_pulls():
 
 def test_wrr_first_visit_of_an_active_arm_makes_ceil_rho_extra_pulls():
     # c_i starts at 0 and m_i at 1: with rho = 3.3 the first visit of an active arm ends at m_i = 4
-    out = wrr(bernoulli_tape(Y, 3), k=2.0, delta=0.1, cap=10 + 3, ci=AgrestiCoullCI(), rho=3.3,
-              engine="reference")
+    out = wrr(bernoulli_tape(Y, 3), k=2.0, delta=0.1, cap=10 + 3, ci=AgrestiCoullCI(), rho=3.3, engine="reference")
     assert out.counts[1] == 4 and out.pulls == 13
 
 
 def test_batches_count_pulls_and_credit_rho_times_batch():
-    ref = wrr(bernoulli_tape(Y, 4), k=2.0, delta=0.1, cap=10**6, ci=HoeffdingCI(), rho=2.0, batch=50,
-              engine="reference")
+    ref = wrr(
+        bernoulli_tape(Y, 4), k=2.0, delta=0.1, cap=10**6, ci=HoeffdingCI(), rho=2.0, batch=50, engine="reference"
+    )
     assert ((ref.counts - 1) % 50 == 0).all()
     assert ref.info["rho"] == 2.0
 
@@ -87,30 +87,33 @@ def test_runner_integration_and_fresh_tape_rule():
     assert out.pulls <= 10**6
     tape = bernoulli_tape(Y, 7)
     rr(tape, k=2.0, delta=0.1, cap=10**6, ci=AgrestiCoullCI())
-    assert tape.total_pulls == out.pulls          # the fast engine consumed the tape like the reference
+    assert tape.total_pulls == out.pulls  # the fast engine consumed the tape like the reference
     with pytest.raises(ValueError, match="already read"):
         rr(tape, k=2.0, delta=0.1, cap=10**6, ci=AgrestiCoullCI())
 
 
-@pytest.mark.parametrize("call,match", [
-    (lambda t: rr(t, k=2.0, delta=0.1, cap=5, ci=AgrestiCoullCI()), "cap=5"),
-    (lambda t: rr(t, k=2.0, delta=0.1, cap=1.5e3, ci=AgrestiCoullCI()), None),
-    (lambda t: rr(t, k=2.0, delta=0.1, cap=1000.5, ci=AgrestiCoullCI()), "cap=1000.5"),
-    (lambda t: rr(t, k=-1.0, delta=0.1, cap=1000, ci=AgrestiCoullCI()), "k="),
-    (lambda t: rr(t, k=2.0, delta=1.5, cap=1000, ci=AgrestiCoullCI()), "delta="),
-    (lambda t: rr(t, k=2.0, delta=0.1, cap=1000, ci="hoeffding"), "ci="),
-    (lambda t: rr(t, k=2.0, delta=0.1, cap=1000, ci=HoeffdingCI(), batch=0), "batch="),
-    (lambda t: rr(t, k=2.0, delta=0.1, cap=1000, ci=HoeffdingCI(), engine="slow"), "engine="),
-    (lambda t: wrr(t, k=2.0, delta=0.1, cap=1000, ci=HoeffdingCI(), rho=0.5), "rho=0.5"),
-    (lambda t: wrr(t, k=2.0, delta=0.1, cap=1000, ci=HoeffdingCI(), init_pulls=0), "init_pulls="),
-    (lambda t: nrr(t, k=2.0, delta=0.0, cap=1000), "delta="),
-    (lambda t: ib(t, k=2.0, delta=0.1, cap=1000, R_sg=0.0), "R_sg="),
-    (lambda t: ib([0.1, 0.2], k=2.0, delta=0.1, cap=1000), "tape="),
-])
+@pytest.mark.parametrize(
+    "call,match",
+    [
+        (lambda t: rr(t, k=2.0, delta=0.1, cap=5, ci=AgrestiCoullCI()), "cap=5"),
+        (lambda t: rr(t, k=2.0, delta=0.1, cap=1.5e3, ci=AgrestiCoullCI()), None),
+        (lambda t: rr(t, k=2.0, delta=0.1, cap=1000.5, ci=AgrestiCoullCI()), "cap=1000.5"),
+        (lambda t: rr(t, k=-1.0, delta=0.1, cap=1000, ci=AgrestiCoullCI()), "k="),
+        (lambda t: rr(t, k=2.0, delta=1.5, cap=1000, ci=AgrestiCoullCI()), "delta="),
+        (lambda t: rr(t, k=2.0, delta=0.1, cap=1000, ci="hoeffding"), "ci="),
+        (lambda t: rr(t, k=2.0, delta=0.1, cap=1000, ci=HoeffdingCI(), batch=0), "batch="),
+        (lambda t: rr(t, k=2.0, delta=0.1, cap=1000, ci=HoeffdingCI(), engine="slow"), "engine="),
+        (lambda t: wrr(t, k=2.0, delta=0.1, cap=1000, ci=HoeffdingCI(), rho=0.5), "rho=0.5"),
+        (lambda t: wrr(t, k=2.0, delta=0.1, cap=1000, ci=HoeffdingCI(), init_pulls=0), "init_pulls="),
+        (lambda t: nrr(t, k=2.0, delta=0.0, cap=1000), "delta="),
+        (lambda t: ib(t, k=2.0, delta=0.1, cap=1000, R_sg=0.0), "R_sg="),
+        (lambda t: ib([0.1, 0.2], k=2.0, delta=0.1, cap=1000), "tape="),
+    ],
+)
 def test_bad_arguments_raise_errors_naming_the_value(call, match):
     tape = bernoulli_tape(Y, 1)
     if match is None:
-        assert call(tape).pulls <= 1500     # an integral float cap is accepted
+        assert call(tape).pulls <= 1500  # an integral float cap is accepted
         return
     with pytest.raises((ValueError, TypeError), match=match):
         call(tape)
@@ -170,6 +173,7 @@ def test_rho_star_is_used_by_default():
 
 def test_tweet_loader_on_a_fixture(tmp_path):
     from bandit_lib.zhuang17.tweets import keyword_instances, load_tweets
+
     rng = np.random.default_rng(0)
     rows = []
     size = 2 / 60
@@ -181,10 +185,10 @@ def test_tweet_loader_on_a_fixture(tmp_path):
     path = tmp_path / "tweets.csv"
     pd.DataFrame(rows).to_csv(path, index=False)
     data = keyword_instances(path, ["yankees", "stadium"], min_tweets=10)
-    np.testing.assert_array_equal(np.sort(data.region_sizes), [30, 40, 60])   # the 5-tweet cell is dropped
+    np.testing.assert_array_equal(np.sort(data.region_sizes), [30, 40, 60])  # the 5-tweet cell is dropped
     by_size = dict(zip(data.region_sizes, data.keywords[0].means))
     assert by_size[40] == pytest.approx(0.1) and by_size[60] == pytest.approx(0.5) and by_size[30] == 0.0
-    assert data.keywords[1].counts.sum() == (40 - 4) + (60 - 30) + 30     # whole words, any case
+    assert data.keywords[1].counts.sum() == (40 - 4) + (60 - 30) + 30  # whole words, any case
     with pytest.raises(ValueError, match="missing"):
         load_tweets(pd.DataFrame({"lat": [1.0], "text": ["x"]}))
     with pytest.raises(ValueError, match="min_tweets=1000"):

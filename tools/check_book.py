@@ -26,8 +26,15 @@ import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 ERROR_MARKERS = [
     ("a cell error output", re.compile(r'class="[^"]*\boutput (?:traceback|error)\b')),
     ("a Python traceback", re.compile(r"Traceback \(most recent call last\)")),
@@ -73,7 +80,9 @@ def static_checks(html: Path, pages: list[str]) -> tuple[list[str], dict[str, in
         math_count[page] = refs.math
         # Every chapter draws figures; a chapter without one means plots were not captured
         # (e.g. a non-inline matplotlib backend in the kernel).
-        if page.startswith("notebooks/") and not any(src.startswith("../_images/") or "_images/" in src for src in refs.images):
+        if page.startswith("notebooks/") and not any(
+            src.startswith("../_images/") or "_images/" in src for src in refs.images
+        ):
             problems.append(f"{page}: chapter shows no figure")
         for src in refs.images:
             if urlparse(src).scheme in ("http", "https"):
@@ -106,7 +115,9 @@ def browser_checks(html: Path, pages: list[str], math_count: dict[str, int], sho
             browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             page = browser.new_page(viewport={"width": 1280, "height": 900})
             outside: list[str] = []
-            page.on("request", lambda r: outside.append(r.url) if not r.url.startswith((base, "data:", "blob:")) else None)
+            page.on(
+                "request", lambda r: outside.append(r.url) if not r.url.startswith((base, "data:", "blob:")) else None
+            )
             failed: list[str] = []
             page.on("requestfailed", lambda r: failed.append(r.url))
             for name in pages:
@@ -114,7 +125,9 @@ def browser_checks(html: Path, pages: list[str], math_count: dict[str, int], sho
                 failed.clear()
                 page.goto(f"{base}/{name}.html", wait_until="load")
                 if math_count.get(name):
-                    page.wait_for_function("() => window.MathJax && MathJax.startup && MathJax.startup.promise", timeout=20000)
+                    page.wait_for_function(
+                        "() => window.MathJax && MathJax.startup && MathJax.startup.promise", timeout=20000
+                    )
                     page.evaluate("() => MathJax.startup.promise")
                     typeset = page.evaluate("() => document.querySelectorAll('mjx-container').length")
                     errors = page.evaluate("() => document.querySelectorAll('mjx-merror, [data-mjx-error]').length")
@@ -151,8 +164,10 @@ def main() -> int:
             problems += browser_checks(html, pages, math_count, html.parent / "check")
     for p in problems:
         print(f"FAIL {p}")
-    print(f"checked {len(pages)} pages ({sum(math_count.values())} formulas): "
-          + ("OK" if not problems else f"{len(problems)} problem(s)"))
+    print(
+        f"checked {len(pages)} pages ({sum(math_count.values())} formulas): "
+        + ("OK" if not problems else f"{len(problems)} problem(s)")
+    )
     return 1 if problems else 0
 
 

@@ -44,9 +44,7 @@ def main() -> None:
         frozen = subprocess.run([*pip, "freeze"], check=True, capture_output=True, text=True).stdout
     pins = sorted((line.strip() for line in frozen.splitlines() if "==" in line), key=str.lower)
     (ROOT / "requirements.txt").write_text(HEADER.format(python=PYTHON) + "\n".join(pins) + "\n")
-    (ROOT / "environment.yml").write_text(
-        ENV_YML.format(python=PYTHON, pins="\n".join(f"      - {p}" for p in pins))
-    )
+    (ROOT / "environment.yml").write_text(ENV_YML.format(python=PYTHON, pins="\n".join(f"      - {p}" for p in pins)))
     print(f"pinned {len(pins)} packages for Python {PYTHON}")
 
 

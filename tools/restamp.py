@@ -70,16 +70,16 @@ def _code(path: Path) -> str:
 
 def probe(rev: str, workdir: Path) -> tuple[str, dict]:
     """REV's full commit and what REV's code says of every experiment."""
-    commit = subprocess.run(["git", "rev-parse", "--verify", f"{rev}^{{commit}}"], cwd=ROOT, check=True,
-                            capture_output=True, text=True).stdout.strip()
+    commit = subprocess.run(
+        ["git", "rev-parse", "--verify", f"{rev}^{{commit}}"], cwd=ROOT, check=True, capture_output=True, text=True
+    ).stdout.strip()
     archive = workdir / "rev.tar"
     subprocess.run(["git", "archive", "--format=tar", "-o", str(archive), commit, "bandit_lib"], cwd=ROOT, check=True)
     tree = workdir / "tree"
     with tarfile.open(archive) as tar:
         tar.extractall(tree, filter="data")
     env = {**os.environ, "PYTHONPATH": str(tree), "BANDIT_PROGRESS": "0", "PYTHONDONTWRITEBYTECODE": "1"}
-    done = subprocess.run([sys.executable, "-c", _PROBE], cwd=tree, env=env, check=True,
-                          capture_output=True, text=True)
+    done = subprocess.run([sys.executable, "-c", _PROBE], cwd=tree, env=env, check=True, capture_output=True, text=True)
     return commit, json.loads(done.stdout)
 
 
@@ -125,7 +125,9 @@ def main(argv: list[str] | None = None) -> int:
                     why = f"the unit's parameters or seed at {args.rev} differ from the current plan"
                 elif record.data["fingerprint"] != then["fingerprint"]:
                     why = f"not fresh at {args.rev} (carries {record.data['fingerprint']}, {args.rev} computes {then['fingerprint']})"
-                elif record.stale_reason(params=unit.params, seed=describe(exp.seed(unit)), fingerprint=record.data["fingerprint"]):
+                elif record.stale_reason(
+                    params=unit.params, seed=describe(exp.seed(unit)), fingerprint=record.data["fingerprint"]
+                ):
                     why = "the record's parameters or seed differ from the plan"
                 if why:
                     counts["refused"] += 1
@@ -133,11 +135,16 @@ def main(argv: list[str] | None = None) -> int:
                     continue
                 counts["restamped"] += 1
                 if args.apply:
-                    store.restamp(record, fingerprint=fingerprint,
-                                  note={"from_commit": commit, "why": "fingerprint algorithm changed; code identical"})
+                    store.restamp(
+                        record,
+                        fingerprint=fingerprint,
+                        note={"from_commit": commit, "why": "fingerprint algorithm changed; code identical"},
+                    )
         verb = "restamped" if args.apply else "would restamp"
-        print(f"{verb} {counts['restamped']}, already current {counts['already current']}, refused {counts['refused']}"
-              f" (from {commit[:12]})")
+        print(
+            f"{verb} {counts['restamped']}, already current {counts['already current']}, refused {counts['refused']}"
+            f" (from {commit[:12]})"
+        )
         return 1 if counts["refused"] else 0
 
 

@@ -106,8 +106,20 @@ def _threshold_arm(u, n):
 
 
 def ade_radii(
-    n: int, t: int, m_th: int, m_a: int, S1: float, S2: float, S12: float, *, k: float, delta: float,
-    U_prev: float = math.inf, a: float = 0.0, b: float = 1.0, variance_log: str = "1/delta",
+    n: int,
+    t: int,
+    m_th: int,
+    m_a: int,
+    S1: float,
+    S2: float,
+    S12: float,
+    *,
+    k: float,
+    delta: float,
+    U_prev: float = math.inf,
+    a: float = 0.0,
+    b: float = 1.0,
+    variance_log: str = "1/delta",
 ) -> dict[str, float]:
     """One UPDATE (spec 2.3) from the running sums: the estimates and radii ADE decides with.
 
@@ -262,16 +274,27 @@ def ade_reference(
         if trace:  # n_active: the arms still undecided after this round
             records.append((t, m_th, m_a, theta_hat, sigma_hat, eps, U, r_th, r_a, len(S)))
     info = {
-        "normals": sorted(N), "undecided": sorted(S), "m_th": m_th, "m_a": m_a, "t": t,
-        "pulls_threshold": 2 * m_th, "pulls_arms": int(sum(m)), "m_i": np.array(m, dtype=np.int64),
+        "normals": sorted(N),
+        "undecided": sorted(S),
+        "m_th": m_th,
+        "m_a": m_a,
+        "t": t,
+        "pulls_threshold": 2 * m_th,
+        "pulls_arms": int(sum(m)),
+        "m_i": np.array(m, dtype=np.int64),
         "decision_round": np.array(decision_round, dtype=np.int64),
-        "theta_hat": theta_hat, "sigma_hat": sigma_hat, "U": U, "r_th": r_th, "r_a": r_a,
+        "theta_hat": theta_hat,
+        "sigma_hat": sigma_hat,
+        "U": U,
+        "r_th": r_th,
+        "r_a": r_a,
     }
     if trace:
         fields = ("t", "m_th", "m_a", "theta_hat", "sigma_hat", "eps", "U", "r_th", "r_a", "n_active")
         info["trace"] = {name: np.array([r[j] for r in records]) for j, name in enumerate(fields)}
-    return Outcome(output=np.array(sorted(O), dtype=np.int64), pulls=pulls, capped=capped,
-                   counts=tape.counts.copy(), info=info)
+    return Outcome(
+        output=np.array(sorted(O), dtype=np.int64), pulls=pulls, capped=capped, counts=tape.counts.copy(), info=info
+    )
 
 
 # ----------------------------------------------------------------------------------------------
@@ -279,10 +302,28 @@ def ade_reference(
 # ----------------------------------------------------------------------------------------------
 
 # Indices of the kernel's scalar results (``stats``).
-_STATS = ("m_th", "m_a", "t", "pulls", "capped", "theta_hat", "sigma_hat", "U", "r_th", "r_a",
-          "first_switch_t", "min_rth_over_ra_after_switch", "max_mth_over_ma",
-          "violations_arm", "violations_theta", "violations_variance", "violations_std", "violations_U",
-          "updates", "trace_len")
+_STATS = (
+    "m_th",
+    "m_a",
+    "t",
+    "pulls",
+    "capped",
+    "theta_hat",
+    "sigma_hat",
+    "U",
+    "r_th",
+    "r_a",
+    "first_switch_t",
+    "min_rth_over_ra_after_switch",
+    "max_mth_over_ma",
+    "violations_arm",
+    "violations_theta",
+    "violations_variance",
+    "violations_std",
+    "violations_U",
+    "updates",
+    "trace_len",
+)
 _S = {name: j for j, name in enumerate(_STATS)}
 # Columns of the geometric trace.
 TRACE_FIELDS = ("t", "pulls", "m_th", "m_a", "theta_hat", "sigma_hat", "U", "r_th", "r_a", "n_active")
@@ -322,8 +363,9 @@ def _monitor_arms(stats, order, lo, hi, yhat, means, r_a):
 
 
 @njit(cache=True)
-def _record(trace, trace_y, row, t, pulls, m_th, m_a, theta_hat, sigma_hat, U, r_th, r_a, n_active,
-            yhat, decision, trace_arms):
+def _record(
+    trace, trace_y, row, t, pulls, m_th, m_a, theta_hat, sigma_hat, U, r_th, r_a, n_active, yhat, decision, trace_arms
+):
     trace[row, 0] = t
     trace[row, 1] = pulls
     trace[row, 2] = m_th
@@ -340,11 +382,41 @@ def _record(trace, trace_y, row, t, pulls, m_th, m_a, theta_hat, sigma_hat, U, r
 
 
 @njit(cache=True)
-def _ade_kernel(kind, keys, means, scale, values, offsets, dk0, dk1,
-                k, delta, R, Cs, log6, cap, monitor, theta_true, sigma2_true,
-                trace_growth, trace_arms,
-                counts, sums, m_i, decision, decision_round, yhat_dec, ra_dec, theta_dec, rth_dec,
-                ra_trigger, rth_trigger, stats, trace, trace_y):
+def _ade_kernel(
+    kind,
+    keys,
+    means,
+    scale,
+    values,
+    offsets,
+    dk0,
+    dk1,
+    k,
+    delta,
+    R,
+    Cs,
+    log6,
+    cap,
+    monitor,
+    theta_true,
+    sigma2_true,
+    trace_growth,
+    trace_arms,
+    counts,
+    sums,
+    m_i,
+    decision,
+    decision_round,
+    yhat_dec,
+    ra_dec,
+    theta_dec,
+    rth_dec,
+    ra_trigger,
+    rth_trigger,
+    stats,
+    trace,
+    trace_y,
+):
     n = keys.shape[0]
     yhat = np.zeros(n)
     order = np.arange(n)
@@ -391,8 +463,24 @@ def _ade_kernel(kind, keys, means, scale, values, offsets, dk0, dk1,
         _monitor_arms(stats, order, lo, hi, yhat, means, r_a)
     next_trace = 0.0
     if trace_cap > 0:
-        _record(trace, trace_y, 0, t, pulls, m_th, m_a, theta_hat, sigma_hat, U, r_th, r_a, hi - lo,
-                yhat, decision, trace_arms)
+        _record(
+            trace,
+            trace_y,
+            0,
+            t,
+            pulls,
+            m_th,
+            m_a,
+            theta_hat,
+            sigma_hat,
+            U,
+            r_th,
+            r_a,
+            hi - lo,
+            yhat,
+            decision,
+            trace_arms,
+        )
         trace_len = 1
         next_trace = t * trace_growth
     capped = 0
@@ -469,13 +557,45 @@ def _ade_kernel(kind, keys, means, scale, values, offsets, dk0, dk1,
             theta_dec[i] = theta_hat
             rth_dec[i] = r_th
         if trace_cap > 0 and t >= next_trace and trace_len < trace_cap - 1:
-            _record(trace, trace_y, trace_len, t, pulls, m_th, m_a, theta_hat, sigma_hat, U, r_th, r_a,
-                    hi - lo, yhat, decision, trace_arms)
+            _record(
+                trace,
+                trace_y,
+                trace_len,
+                t,
+                pulls,
+                m_th,
+                m_a,
+                theta_hat,
+                sigma_hat,
+                U,
+                r_th,
+                r_a,
+                hi - lo,
+                yhat,
+                decision,
+                trace_arms,
+            )
             trace_len += 1
             next_trace = max(t + 1.0, t * trace_growth)
     if trace_cap > 0 and trace[trace_len - 1, 0] != t:  # always keep the last UPDATE
-        _record(trace, trace_y, trace_len, t, pulls, m_th, m_a, theta_hat, sigma_hat, U, r_th, r_a, hi - lo,
-                yhat, decision, trace_arms)
+        _record(
+            trace,
+            trace_y,
+            trace_len,
+            t,
+            pulls,
+            m_th,
+            m_a,
+            theta_hat,
+            sigma_hat,
+            U,
+            r_th,
+            r_a,
+            hi - lo,
+            yhat,
+            decision,
+            trace_arms,
+        )
         trace_len += 1
     stats[0] = m_th
     stats[1] = m_a
@@ -532,9 +652,17 @@ def ade(
     m_i = np.zeros(n, dtype=np.int64)
     decision = np.full(n, UNDECIDED, dtype=np.int64)
     decision_round = np.full(n, -1, dtype=np.int64)
-    per_arm = {name: np.full(n, np.nan) for name in (
-        "yhat_at_decision", "r_a_at_decision", "theta_hat_at_decision", "r_th_at_decision",
-        "r_a_last_trigger", "r_th_last_trigger")}
+    per_arm = {
+        name: np.full(n, np.nan)
+        for name in (
+            "yhat_at_decision",
+            "r_a_at_decision",
+            "theta_hat_at_decision",
+            "r_th_at_decision",
+            "r_a_last_trigger",
+            "r_th_last_trigger",
+        )
+    }
     stats = np.zeros(len(_STATS))
     # A geometric grid with ratio 1 + 1/p reaches round 1e9 within about 21 p points.
     rows = 0 if trace_points == 0 else 25 * trace_points + 2
@@ -545,32 +673,72 @@ def ade(
     if monitor:
         theta_true = float(tape.means.mean() + k * tape.means.std())
         sigma2_true = float(tape.means.var())
-    _ade_kernel(*tape.arrays, stream.key[0], stream.key[1], k, delta, R, Cs, log6, cap, monitor,
-                theta_true, sigma2_true, growth, trace_arms,
-                counts, sums, m_i, decision, decision_round,
-                per_arm["yhat_at_decision"], per_arm["r_a_at_decision"], per_arm["theta_hat_at_decision"],
-                per_arm["r_th_at_decision"], per_arm["r_a_last_trigger"], per_arm["r_th_last_trigger"],
-                stats, trace, trace_y)
+    _ade_kernel(
+        *tape.arrays,
+        stream.key[0],
+        stream.key[1],
+        k,
+        delta,
+        R,
+        Cs,
+        log6,
+        cap,
+        monitor,
+        theta_true,
+        sigma2_true,
+        growth,
+        trace_arms,
+        counts,
+        sums,
+        m_i,
+        decision,
+        decision_round,
+        per_arm["yhat_at_decision"],
+        per_arm["r_a_at_decision"],
+        per_arm["theta_hat_at_decision"],
+        per_arm["r_th_at_decision"],
+        per_arm["r_a_last_trigger"],
+        per_arm["r_th_last_trigger"],
+        stats,
+        trace,
+        trace_y,
+    )
     tape.counts[:] = counts  # the tape's read positions, as if the reference had pulled them
     s = {name: stats[j] for j, name in enumerate(_STATS)}
     info = {
         "normals": np.flatnonzero(decision == NORMAL).tolist(),
         "undecided": np.flatnonzero(decision == UNDECIDED).tolist(),
-        "m_th": int(s["m_th"]), "m_a": int(s["m_a"]), "t": int(s["t"]),
-        "pulls_threshold": 2 * int(s["m_th"]), "pulls_arms": int(m_i.sum()), "m_i": m_i,
+        "m_th": int(s["m_th"]),
+        "m_a": int(s["m_a"]),
+        "t": int(s["t"]),
+        "pulls_threshold": 2 * int(s["m_th"]),
+        "pulls_arms": int(m_i.sum()),
+        "m_i": m_i,
         "decision_round": decision_round,
-        "theta_hat": s["theta_hat"], "sigma_hat": s["sigma_hat"], "U": s["U"], "r_th": s["r_th"], "r_a": s["r_a"],
+        "theta_hat": s["theta_hat"],
+        "sigma_hat": s["sigma_hat"],
+        "U": s["U"],
+        "r_th": s["r_th"],
+        "r_a": s["r_a"],
         "first_switch_t": int(s["first_switch_t"]),
         "min_rth_over_ra_after_switch": s["min_rth_over_ra_after_switch"],
-        "max_mth_over_ma": s["max_mth_over_ma"], "updates": int(s["updates"]),
+        "max_mth_over_ma": s["max_mth_over_ma"],
+        "updates": int(s["updates"]),
         **per_arm,
     }
     if monitor:
-        info["violations"] = {name[len("violations_"):]: int(s[name]) for name in _STATS if name.startswith("violations_")}
+        info["violations"] = {
+            name[len("violations_") :]: int(s[name]) for name in _STATS if name.startswith("violations_")
+        }
     if trace_points:
         used = int(s["trace_len"])
         info["trace"] = {name: trace[:used, j].copy() for j, name in enumerate(TRACE_FIELDS)}
         if trace_arms:
             info["trace_y"] = trace_y[:used].copy()
-    return Outcome(output=np.flatnonzero(decision == OUTLIER), pulls=int(s["pulls"]), capped=bool(s["capped"]),
-                   counts=counts, info=info)
+    return Outcome(
+        output=np.flatnonzero(decision == OUTLIER),
+        pulls=int(s["pulls"]),
+        capped=bool(s["capped"]),
+        counts=counts,
+        info=info,
+    )

@@ -44,8 +44,12 @@ CHAPTER = "notebooks/ade20"
 def instance_stats(means: np.ndarray, k: float) -> dict:
     gaps = ksigma_gaps(means, k)
     return {
-        "n": int(means.size), "k": k, "theta": ksigma_threshold(means, k), "sigma_y": float(means.std()),
-        "delta_min": float(gaps.min()), "H2": float(np.sum(1.0 / gaps**2)),
+        "n": int(means.size),
+        "k": k,
+        "theta": ksigma_threshold(means, k),
+        "sigma_y": float(means.std()),
+        "delta_min": float(gaps.min()),
+        "H2": float(np.sum(1.0 / gaps**2)),
         "n_outliers": int(ksigma_outliers(means, k, inclusive=True).size),
     }
 
@@ -61,12 +65,19 @@ def run_ade(method: str, means: np.ndarray, tape, k: float, delta: float) -> dic
     swept = ~np.isnan(info["r_a_last_trigger"])
     gap_bound = 2.0 * (info["r_a_last_trigger"] + info["r_th_last_trigger"])
     return {
-        "pulls": out.pulls, "capped": out.capped, "wall_s": round(wall, 3),
+        "pulls": out.pulls,
+        "capped": out.capped,
+        "wall_s": round(wall, 3),
         "correct": bool(np.array_equal(out.output, ksigma_outliers(means, k, inclusive=True))),
-        "m_th": info["m_th"], "m_a": info["m_a"], "pulls_threshold": info["pulls_threshold"],
-        "pulls_arms": info["pulls_arms"], "rounds": info["t"],
-        "U_final": info["U"], "first_switch_t": info["first_switch_t"],
-        "min_rth_over_ra": info["min_rth_over_ra_after_switch"], "max_mth_over_ma": info["max_mth_over_ma"],
+        "m_th": info["m_th"],
+        "m_a": info["m_a"],
+        "pulls_threshold": info["pulls_threshold"],
+        "pulls_arms": info["pulls_arms"],
+        "rounds": info["t"],
+        "U_final": info["U"],
+        "first_switch_t": info["first_switch_t"],
+        "min_rth_over_ra": info["min_rth_over_ra_after_switch"],
+        "max_mth_over_ma": info["max_mth_over_ma"],
         "mth_over_ma": info["m_th"] / info["m_a"],
         "balance_U": balance_factor(float(np.sqrt(info["U"])), k) ** 2,
         **{f"viol_{name}": v for name, v in info["violations"].items()},
@@ -83,8 +94,10 @@ def run_ade(method: str, means: np.ndarray, tape, k: float, delta: float) -> dic
 BATCH = 1000
 NO_CAP = 10**12
 BASELINES = {
-    "RR": (rr, {}), "WRR": (wrr, {}),
-    "RR (T in batches)": (rr, {"count": "batches"}), "WRR (T in batches)": (wrr, {"count": "batches"}),
+    "RR": (rr, {}),
+    "WRR": (wrr, {}),
+    "RR (T in batches)": (rr, {"count": "batches"}),
+    "WRR (T in batches)": (wrr, {"count": "batches"}),
 }
 
 
@@ -94,7 +107,9 @@ def run_baseline(method: str, means: np.ndarray, tape, k: float, delta: float) -
     out = policy(tape, k=k, delta=delta, cap=NO_CAP, ci=HoeffdingCI(R=1.0), batch=BATCH, **options)
     wall = time.perf_counter() - start
     return {
-        "pulls": out.pulls, "capped": out.capped, "wall_s": round(wall, 3),
+        "pulls": out.pulls,
+        "capped": out.capped,
+        "wall_s": round(wall, 3),
         # RR/WRR output {yhat_i > thetahat}; an arm exactly on theta has gap 0 and stops nothing
         "correct": bool(np.array_equal(out.output, ksigma_outliers(means, k, inclusive=True))),
     }
@@ -126,6 +141,7 @@ def run_case(means: np.ndarray, k: float, delta: float, methods, runs: int, *tap
 # Fig. 1: illustration
 # ---------------------------------------------------------------------------------------------
 
+
 def _sig(x: np.ndarray, digits: int = 6) -> list:
     """Round to ``digits`` significant digits (NaN kept as None) to keep the result file small."""
     flat = [None if np.isnan(v) else float(f"{v:.{digits}g}") for v in np.asarray(x, dtype=float).ravel()]
@@ -141,12 +157,23 @@ def compute_illustration(seed, k: float, delta: float, trace_points: int) -> dic
     decision[info["normals"]] = 0
     decision[out.output] = 1
     return {
-        "means": means, "k": k, "theta": ksigma_threshold(means, k), "pulls": out.pulls,
-        "m_th": info["m_th"], "m_a": info["m_a"], "outliers": out.output, "decision": decision,
-        "decision_round": info["decision_round"], "m_i": info["m_i"],
-        "yhat_at_decision": info["yhat_at_decision"], "r_a_at_decision": info["r_a_at_decision"],
-        "theta_hat": info["theta_hat"], "r_th": info["r_th"], "violations": info["violations"],
-        "trace": {name: _sig(v) for name, v in info["trace"].items()}, "trace_y": _sig(info["trace_y"]),
+        "means": means,
+        "k": k,
+        "theta": ksigma_threshold(means, k),
+        "pulls": out.pulls,
+        "m_th": info["m_th"],
+        "m_a": info["m_a"],
+        "outliers": out.output,
+        "decision": decision,
+        "decision_round": info["decision_round"],
+        "m_i": info["m_i"],
+        "yhat_at_decision": info["yhat_at_decision"],
+        "r_a_at_decision": info["r_a_at_decision"],
+        "theta_hat": info["theta_hat"],
+        "r_th": info["r_th"],
+        "violations": info["violations"],
+        "trace": {name: _sig(v) for name, v in info["trace"].items()},
+        "trace_y": _sig(info["trace_y"]),
     }
 
 
@@ -155,11 +182,16 @@ def plan_illustration(profile: str) -> list[Unit]:
 
 
 ILLUSTRATION = Experiment(
-    paper="ade20", name="illustration", title="ADE's double exploration on a fixed instance",
+    paper="ade20",
+    name="illustration",
+    title="ADE's double exploration on a fixed instance",
     compute=compute_illustration,
     plan=plan_illustration,
-    entropy=ENTROPY, chapter=CHAPTER,
-    figures=(Figure("Fig. 1", "Confidence intervals of the arms and of the threshold, first and last round, and over time"),),
+    entropy=ENTROPY,
+    chapter=CHAPTER,
+    figures=(
+        Figure("Fig. 1", "Confidence intervals of the arms and of the threshold, first and last round, and over time"),
+    ),
 )
 
 
@@ -171,8 +203,9 @@ PAPER_METHODS = ("ADE", "RR", "WRR")
 ABLATIONS = ("ADE (ln 6/δ_t)", "RR (T in batches)", "WRR (T in batches)")
 
 
-def compute_synthetic(seed, n: int, k: float, lo: float, hi: float, case: int, delta: float, runs: int,
-                      methods: list[str]) -> dict:
+def compute_synthetic(
+    seed, n: int, k: float, lo: float, hi: float, case: int, delta: float, runs: int, methods: list[str]
+) -> dict:
     drawn = uniform_window(n, k, lo, hi, INSTANCES, "synthetic", n, k, lo, hi, case)
     rows = run_case(drawn.means, k, delta, methods, runs, "synthetic", n, k, lo, hi, case)
     for row in rows:
@@ -182,9 +215,12 @@ def compute_synthetic(seed, n: int, k: float, lo: float, hi: float, case: int, d
 
 def _synthetic_units(settings, cases: int, methods, runs: int = 1) -> list[Unit]:
     return [
-        Unit(f"n={n},k={k},window={lo}-{hi},case={c}",
-             {"n": n, "k": k, "lo": lo, "hi": hi, "case": c, "delta": DELTA, "runs": runs, "methods": list(methods)})
-        for n, k, lo, hi in settings for c in range(cases)
+        Unit(
+            f"n={n},k={k},window={lo}-{hi},case={c}",
+            {"n": n, "k": k, "lo": lo, "hi": hi, "case": c, "delta": DELTA, "runs": runs, "methods": list(methods)},
+        )
+        for n, k, lo, hi in settings
+        for c in range(cases)
     ]
 
 
@@ -197,8 +233,13 @@ def plan_arms(profile: str) -> list[Unit]:
 
 
 ARMS = Experiment(
-    paper="ade20", name="arms", title="Samples against the number of arms (uniform means)",
-    compute=compute_synthetic, plan=plan_arms, entropy=ENTROPY, chapter=CHAPTER,
+    paper="ade20",
+    name="arms",
+    title="Samples against the number of arms (uniform means)",
+    compute=compute_synthetic,
+    plan=plan_arms,
+    entropy=ENTROPY,
+    chapter=CHAPTER,
     figures=(Figure("Fig. 2(a)", "Average pulls of ADE, RR and WRR against n; k = 2.5, Delta_min in [0.1, 0.2]"),),
 )
 
@@ -211,8 +252,13 @@ def plan_gaps(profile: str) -> list[Unit]:
 
 
 GAPS = Experiment(
-    paper="ade20", name="gaps", title="Samples against Delta_min (uniform means, n = 900)",
-    compute=compute_synthetic, plan=plan_gaps, entropy=ENTROPY, chapter=CHAPTER,
+    paper="ade20",
+    name="gaps",
+    title="Samples against Delta_min (uniform means, n = 900)",
+    compute=compute_synthetic,
+    plan=plan_gaps,
+    entropy=ENTROPY,
+    chapter=CHAPTER,
     figures=(Figure("Fig. 2(b)", "Average pulls of ADE, RR and WRR against Delta_min; n = 900, k = 2"),),
 )
 
@@ -222,15 +268,23 @@ def plan_sensitivity(profile: str) -> list[Unit]:
 
 
 SENSITIVITY = Experiment(
-    paper="ade20", name="sensitivity", title="Ablations on the Fig. 2(a) instances",
-    compute=compute_synthetic, plan=plan_sensitivity, entropy=ENTROPY, chapter=CHAPTER,
-    figures=(Figure("Sensitivity", "Measured costs against the cost model, and the ablations, on the Fig. 2(a) instances"),),
+    paper="ade20",
+    name="sensitivity",
+    title="Ablations on the Fig. 2(a) instances",
+    compute=compute_synthetic,
+    plan=plan_sensitivity,
+    entropy=ENTROPY,
+    chapter=CHAPTER,
+    figures=(
+        Figure("Sensitivity", "Measured costs against the cost model, and the ablations, on the Fig. 2(a) instances"),
+    ),
 )
 
 
 # ---------------------------------------------------------------------------------------------
 # Fig. 3: crowdsourcing (HCB-like stand-in, or a local copy of HCB through bandit_lib.ade20.square)
 # ---------------------------------------------------------------------------------------------
+
 
 def crowd_instance() -> np.ndarray:
     """The stand-in the book uses: the first HCB-like draw under the chapter's instance root."""
@@ -251,15 +305,25 @@ CROWD_RUNS = {"quick": 1, "full": 10}
 
 
 def plan_crowd(profile: str) -> list[Unit]:
-    return [Unit(f"k={k},run={r}", {"k": k, "run": r, "delta": DELTA, "methods": list(PAPER_METHODS)})
-            for k in (2.0, 3.0) for r in range(CROWD_RUNS[profile])]
+    return [
+        Unit(f"k={k},run={r}", {"k": k, "run": r, "delta": DELTA, "methods": list(PAPER_METHODS)})
+        for k in (2.0, 3.0)
+        for r in range(CROWD_RUNS[profile])
+    ]
 
 
 CROWD = Experiment(
-    paper="ade20", name="crowd", title="Worker error rates (HCB-like stand-in), k = 2 and 3",
-    compute=compute_crowd, plan=plan_crowd, entropy=ENTROPY, chapter=CHAPTER,
-    figures=(Figure("Fig. 3(a)(b)", "Average pulls of ADE, RR and WRR on the HCB-like stand-in at k = 2 and k = 3"),
-             Figure("Fig. 3(c)", "The distribution of the gaps Delta_i at k = 2 and k = 3")),
+    paper="ade20",
+    name="crowd",
+    title="Worker error rates (HCB-like stand-in), k = 2 and 3",
+    compute=compute_crowd,
+    plan=plan_crowd,
+    entropy=ENTROPY,
+    chapter=CHAPTER,
+    figures=(
+        Figure("Fig. 3(a)(b)", "Average pulls of ADE, RR and WRR on the HCB-like stand-in at k = 2 and k = 3"),
+        Figure("Fig. 3(c)", "The distribution of the gaps Delta_i at k = 2 and k = 3"),
+    ),
 )
 
 
@@ -286,8 +350,13 @@ def plan_correctness(profile: str) -> list[Unit]:
 
 
 CORRECTNESS = Experiment(
-    paper="ade20", name="correctness", title="Theorem 1: ADE's error rate on planted instances",
-    compute=compute_correctness, plan=plan_correctness, entropy=ENTROPY, chapter=CHAPTER,
+    paper="ade20",
+    name="correctness",
+    title="Theorem 1: ADE's error rate on planted instances",
+    compute=compute_correctness,
+    plan=plan_correctness,
+    entropy=ENTROPY,
+    chapter=CHAPTER,
     figures=(Figure("Theory (T1)", "Empirical error rate and interval coverage of ADE against delta"),),
 )
 
@@ -301,7 +370,12 @@ def plan_gap_slope(profile: str) -> list[Unit]:
 
 
 GAP_SLOPE = Experiment(
-    paper="ade20", name="gap_slope", title="Theorem 2's shape: ADE's pulls against Delta_min",
-    compute=compute_synthetic, plan=plan_gap_slope, entropy=ENTROPY, chapter=CHAPTER,
+    paper="ade20",
+    name="gap_slope",
+    title="Theorem 2's shape: ADE's pulls against Delta_min",
+    compute=compute_synthetic,
+    plan=plan_gap_slope,
+    entropy=ENTROPY,
+    chapter=CHAPTER,
     figures=(Figure("Theory (T2)", "ADE's pulls against Delta_min on log-log axes, with the explicit bound"),),
 )

@@ -79,8 +79,14 @@ def uniform_window(n: int, k: float, lo: float, hi: float, seed: SeedLike, *keys
 HCB_WINDOW = (0.045, 0.065)
 
 
-def hcb_like(seed: SeedLike, *keys, n: int = 722, k: float = 2.0, window: tuple[float, float] = HCB_WINDOW,
-             max_draws: int = 100_000) -> Drawn:
+def hcb_like(
+    seed: SeedLike,
+    *keys,
+    n: int = 722,
+    k: float = 2.0,
+    window: tuple[float, float] = HCB_WINDOW,
+    max_draws: int = 100_000,
+) -> Drawn:
     """The HCB-like stand-in (spec 6.1): worker error rates whose ``Delta_min`` at ``k`` lies in ``window``.
 
     Each draw takes, in this order, ``n`` normals, ``n`` betas and ``n`` binomials from the
@@ -101,8 +107,9 @@ def hcb_like(seed: SeedLike, *keys, n: int = 722, k: float = 2.0, window: tuple[
     raise RuntimeError(f"no HCB-like draw with Delta_min in [{lo}, {hi}] at k={k} in {max_draws} draws")
 
 
-def planted_window(n: int, n_out: int, k: float, lo: float, hi: float, seed: SeedLike, *keys,
-                   max_draws: int = 1_000_000) -> Drawn:
+def planted_window(
+    n: int, n_out: int, k: float, lo: float, hi: float, seed: SeedLike, *keys, max_draws: int = 1_000_000
+) -> Drawn:
     """Normals U[0, 0.6], ``n_out`` outliers U[0.8, 1]; redrawn until O* is the planted set and
     ``lo <= Delta_min <= hi``. The outliers are the last ``n_out`` arms."""
     n = check_int("n", n, minimum=2)
@@ -117,7 +124,9 @@ def planted_window(n: int, n_out: int, k: float, lo: float, hi: float, seed: See
         theta = ksigma_threshold(y, k)
         if np.array_equal(np.flatnonzero(y >= theta), planted) and lo <= ksigma_gaps(y, k).min() <= hi:
             return Drawn(y, draw)
-    raise RuntimeError(f"no planted instance (n={n}, n_out={n_out}, k={k}) with Delta_min in [{lo}, {hi}] in {max_draws} draws")
+    raise RuntimeError(
+        f"no planted instance (n={n}, n_out={n_out}, k={k}) with Delta_min in [{lo}, {hi}] in {max_draws} draws"
+    )
 
 
 def illustration_instance() -> np.ndarray:
@@ -131,6 +140,11 @@ def crowd_summary(y) -> dict[str, float]:
     if y.ndim != 1 or y.size == 0 or np.any(~np.isfinite(y)) or np.any((y < 0) | (y > 1)):
         raise ValueError(f"y must be a non-empty vector of rates in [0, 1]; got y={y!r}")
     return {
-        "n": int(y.size), "mean": float(y.mean()), "sd": float(y.std()), "zeros": int(np.sum(y == 0)),
-        "ones": int(np.sum(y == 1)), "sum": float(y.sum()), "distinct": int(np.unique(y).size),
+        "n": int(y.size),
+        "mean": float(y.mean()),
+        "sd": float(y.std()),
+        "zeros": int(np.sum(y == 0)),
+        "ones": int(np.sum(y == 1)),
+        "sum": float(y.sum()),
+        "distinct": int(np.unique(y).size),
     }

@@ -64,10 +64,14 @@ def model_table(arms: pd.DataFrame) -> pd.DataFrame:
     _require(arms, ["n", "method", "pulls", "model_ade", "model_rr"], "arms")
     ade = arms[arms.method == "ADE"].groupby("n")
     rr = arms[arms.method == "RR"].groupby("n")
-    return pd.DataFrame({
-        "ADE measured": ade.pulls.mean(), "ADE model": ade.model_ade.mean(),
-        "RR measured": rr.pulls.mean(), "RR model": rr.model_rr.mean(),
-    })
+    return pd.DataFrame(
+        {
+            "ADE measured": ade.pulls.mean(),
+            "ADE model": ade.model_ade.mean(),
+            "RR measured": rr.pulls.mean(),
+            "RR model": rr.model_rr.mean(),
+        }
+    )
 
 
 def _verdict(checks: list[bool], partly: bool | None = None) -> str:
@@ -84,7 +88,9 @@ def _fmt(x: float) -> str:
     return f"{x:.2g}" if x < 1e3 else f"{x:,.3g}".replace("e+0", "e")
 
 
-def scorecard(fig2a: pd.DataFrame, fig2b: pd.DataFrame, fig3: pd.DataFrame, crowd_means, k_values=(2.0, 3.0)) -> pd.DataFrame:
+def scorecard(
+    fig2a: pd.DataFrame, fig2b: pd.DataFrame, fig3: pd.DataFrame, crowd_means, k_values=(2.0, 3.0)
+) -> pd.DataFrame:
     """Claims C1-C7 with our numbers and computed verdicts.
 
     ``fig2a``: mean pulls by n, ``fig2b``: by Delta_min window, ``fig3``: by k (see
@@ -96,15 +102,31 @@ def scorecard(fig2a: pd.DataFrame, fig2b: pd.DataFrame, fig3: pd.DataFrame, crow
     # C1: every algorithm's mean cost increases with n
     steps = {m: bool(np.all(np.diff(fig2a[m].to_numpy()) > 0)) for m in METHODS}
     growth = {m: fig2a[m].iloc[-1] / fig2a[m].iloc[0] for m in METHODS}
-    rows.append(("C1", "Fig. 2(a)", "the average number of samples of every algorithm grows with n",
-                 "; ".join(f"{m} ×{growth[m]:.2f} from n = {fig2a.index[0]} to {fig2a.index[-1]}"
-                           f"{'' if steps[m] else ' (not monotone)'}" for m in METHODS),
-                 _verdict(list(steps.values()) if len(fig2a) >= 2 else [])))
+    rows.append(
+        (
+            "C1",
+            "Fig. 2(a)",
+            "the average number of samples of every algorithm grows with n",
+            "; ".join(
+                f"{m} ×{growth[m]:.2f} from n = {fig2a.index[0]} to {fig2a.index[-1]}"
+                f"{'' if steps[m] else ' (not monotone)'}"
+                for m in METHODS
+            ),
+            _verdict(list(steps.values()) if len(fig2a) >= 2 else []),
+        )
+    )
     # C2: at the smallest n, RR and WRR beat ADE, and WRR beats RR
     a = fig2a.iloc[0]
     c2 = [a.RR < a.ADE, a.WRR < a.ADE, a.WRR < a.RR]
-    rows.append(("C2", "Fig. 2(a)", f"at n = {fig2a.index[0]}, RR and WRR need fewer samples than ADE, WRR slightly fewer than RR",
-                 f"ADE {_fmt(a.ADE)}, RR {_fmt(a.RR)}, WRR {_fmt(a.WRR)}", _verdict(c2)))
+    rows.append(
+        (
+            "C2",
+            "Fig. 2(a)",
+            f"at n = {fig2a.index[0]}, RR and WRR need fewer samples than ADE, WRR slightly fewer than RR",
+            f"ADE {_fmt(a.ADE)}, RR {_fmt(a.RR)}, WRR {_fmt(a.WRR)}",
+            _verdict(c2),
+        )
+    )
     # C3: for n >= 200, ADE best and WRR worst; ADE's advantage grows with n
     big = fig2a[fig2a.index >= 200]
     best = (big.ADE < big[["RR", "WRR"]].min(axis=1)).to_numpy()
@@ -113,11 +135,18 @@ def scorecard(fig2a: pd.DataFrame, fig2b: pd.DataFrame, fig3: pd.DataFrame, crow
     grows = bool(np.all(np.diff(adv) > 0)) if adv.size >= 2 else None
     checks = list(best) + list(worst) + ([grows] if grows is not None else [])
     ade_best_at = [int(n) for n, b in zip(big.index, best) if b]
-    rows.append(("C3", "Fig. 2(a)", "for n ≥ 200 ADE is best and WRR worst, and ADE's advantage grows with n",
-                 f"ADE best at n = {ade_best_at or 'none'} of {list(map(int, big.index))}; WRR worst at "
-                 f"{int(worst.sum())} of {worst.size}; best baseline / ADE from {adv[0]:.2f} to {adv[-1]:.2f}"
-                 if len(big) else "no n ≥ 200",
-                 _verdict(checks if len(big) else [], partly=bool(best.size) and best.mean() >= 0.5)))
+    rows.append(
+        (
+            "C3",
+            "Fig. 2(a)",
+            "for n ≥ 200 ADE is best and WRR worst, and ADE's advantage grows with n",
+            f"ADE best at n = {ade_best_at or 'none'} of {list(map(int, big.index))}; WRR worst at "
+            f"{int(worst.sum())} of {worst.size}; best baseline / ADE from {adv[0]:.2f} to {adv[-1]:.2f}"
+            if len(big)
+            else "no n ≥ 200",
+            _verdict(checks if len(big) else [], partly=bool(best.size) and best.mean() >= 0.5),
+        )
+    )
     # C4: samples fall as Delta_min grows, for all; ADE best at every window
     if len(fig2b) >= 2:
         falls = [bool(np.all(np.diff(fig2b[m].to_numpy()) < 0)) for m in METHODS]
@@ -126,15 +155,30 @@ def scorecard(fig2a: pd.DataFrame, fig2b: pd.DataFrame, fig3: pd.DataFrame, crow
     else:
         falls, best_b, c4 = [], [], []
     margin = fig2b[["RR", "WRR"]].min(axis=1) / fig2b.ADE
-    rows.append(("C4", "Fig. 2(b)", "samples fall as Δmin grows, for all algorithms; ADE beats RR and WRR at every window",
-                 f"falls for {sum(falls)} of 3 algorithms; best baseline / ADE: "
-                 + ", ".join(f"{w:g}: {v:.2f}" for w, v in margin.items()), _verdict(c4)))
+    rows.append(
+        (
+            "C4",
+            "Fig. 2(b)",
+            "samples fall as Δmin grows, for all algorithms; ADE beats RR and WRR at every window",
+            f"falls for {sum(falls)} of 3 algorithms; best baseline / ADE: "
+            + ", ".join(f"{w:g}: {v:.2f}" for w, v in margin.items()),
+            _verdict(c4),
+        )
+    )
     # C5: on the crowd data ADE improves considerably on both baselines, at both k
     f = fig3[["RR", "WRR"]].min(axis=1) / fig3.ADE
     c5 = [bool(v >= CONSIDERABLE) for v in f]
-    rows.append(("C5", "Fig. 3(a)(b)", "ADE shows considerable improvement over RR and WRR at k = 2 and k = 3",
-                 "best baseline / ADE: " + ", ".join(f"k = {k:g}: {v:.2f}" for k, v in f.items())
-                 + f" (considerable: ≥ {CONSIDERABLE})", _verdict(c5 if len(f) == 2 else [], partly=bool((f > 1).any()))))
+    rows.append(
+        (
+            "C5",
+            "Fig. 3(a)(b)",
+            "ADE shows considerable improvement over RR and WRR at k = 2 and k = 3",
+            "best baseline / ADE: "
+            + ", ".join(f"k = {k:g}: {v:.2f}" for k, v in f.items())
+            + f" (considerable: ≥ {CONSIDERABLE})",
+            _verdict(c5 if len(f) == 2 else [], partly=bool((f > 1).any())),
+        )
+    )
     # C6: every algorithm needs fewer samples at k = 3 than at k = 2
     if len(fig3) == 2:
         c6 = [bool(fig3[m].iloc[1] < fig3[m].iloc[0]) for m in METHODS]
@@ -142,19 +186,32 @@ def scorecard(fig2a: pd.DataFrame, fig2b: pd.DataFrame, fig3: pd.DataFrame, crow
         ours6 = "; ".join(f"{m}: k = 3 / k = 2 = {ratio[m]:.2f}" for m in METHODS)
     else:
         c6, ours6 = [], "one k only"
-    rows.append(("C6", "Fig. 3(a)(b)", "all three algorithms need fewer samples at k = 3 than at k = 2", ours6, _verdict(c6)))
+    rows.append(
+        ("C6", "Fig. 3(a)(b)", "all three algorithms need fewer samples at k = 3 than at k = 2", ours6, _verdict(c6))
+    )
     # C7: at k = 3 both Delta_min and the bulk of the gaps are larger than at k = 2
     g2, g3 = (ksigma_gaps(crowd_means, k) for k in k_values)
     c7 = [bool(g3.min() > g2.min()), bool(np.median(g3) > np.median(g2))]
-    rows.append(("C7", "Fig. 3(c)", "at k = 3 both Δmin and the bulk of the gaps Δ_i are larger than at k = 2",
-                 f"Δmin {g2.min():.3f} → {g3.min():.3f}; median Δ_i {np.median(g2):.3f} → {np.median(g3):.3f}", _verdict(c7)))
-    return pd.DataFrame(rows, columns=["claim", "figure", "the paper says", "we measured", "verdict"]).set_index("claim")
+    rows.append(
+        (
+            "C7",
+            "Fig. 3(c)",
+            "at k = 3 both Δmin and the bulk of the gaps Δ_i are larger than at k = 2",
+            f"Δmin {g2.min():.3f} → {g3.min():.3f}; median Δ_i {np.median(g2):.3f} → {np.median(g3):.3f}",
+            _verdict(c7),
+        )
+    )
+    return pd.DataFrame(rows, columns=["claim", "figure", "the paper says", "we measured", "verdict"]).set_index(
+        "claim"
+    )
 
 
 def relative_cost(table: pd.DataFrame, baseline: str = "ADE") -> pd.DataFrame:
     """Each method's mean pulls divided by ``baseline``'s, setting by setting."""
     if baseline not in table.columns:
-        raise ValueError(f"baseline must be one of the table's methods {list(table.columns)}; got baseline={baseline!r}")
+        raise ValueError(
+            f"baseline must be one of the table's methods {list(table.columns)}; got baseline={baseline!r}"
+        )
     check_positive("the baseline's smallest cost", float(table[baseline].min()))
     return table.div(table[baseline], axis=0)
 
@@ -163,15 +220,38 @@ def theory_summary(runs: pd.DataFrame) -> pd.DataFrame:
     """Per ``source``: runs, wrong outputs, capped runs, runs with a violated interval (event A:
     an arm's or the threshold's), runs where Lemma 2 or 3 failed, and whether the gap lemma and
     Theorem 2's per-arm bound held in every run."""
-    _require(runs, ["source", "correct", "capped", "viol_arm", "viol_theta", "viol_variance", "viol_std",
-                    "viol_U", "gap_lemma_ok", "thm2_arms_ok", "thm2_mth_ok"], "runs")
-    r = runs.assign(event_A=(runs.viol_arm + runs.viol_theta) > 0,
-                    lemma23=(runs.viol_variance + runs.viol_std + runs.viol_U) > 0,
-                    wrong=~runs.correct.astype(bool), thm2=runs.thm2_arms_ok & runs.thm2_mth_ok)
+    _require(
+        runs,
+        [
+            "source",
+            "correct",
+            "capped",
+            "viol_arm",
+            "viol_theta",
+            "viol_variance",
+            "viol_std",
+            "viol_U",
+            "gap_lemma_ok",
+            "thm2_arms_ok",
+            "thm2_mth_ok",
+        ],
+        "runs",
+    )
+    r = runs.assign(
+        event_A=(runs.viol_arm + runs.viol_theta) > 0,
+        lemma23=(runs.viol_variance + runs.viol_std + runs.viol_U) > 0,
+        wrong=~runs.correct.astype(bool),
+        thm2=runs.thm2_arms_ok & runs.thm2_mth_ok,
+    )
     return r.groupby("source", sort=False).agg(
-        runs=("wrong", "size"), errors=("wrong", "sum"), capped=("capped", "sum"),
-        event_A_violated=("event_A", "sum"), lemma23_violated=("lemma23", "sum"),
-        gap_lemma_ok=("gap_lemma_ok", "all"), thm2_ok=("thm2", "all"))
+        runs=("wrong", "size"),
+        errors=("wrong", "sum"),
+        capped=("capped", "sum"),
+        event_A_violated=("event_A", "sum"),
+        lemma23_violated=("lemma23", "sum"),
+        gap_lemma_ok=("gap_lemma_ok", "all"),
+        thm2_ok=("thm2", "all"),
+    )
 
 
 def balance_summary(runs: pd.DataFrame) -> pd.DataFrame:
@@ -181,12 +261,31 @@ def balance_summary(runs: pd.DataFrame) -> pd.DataFrame:
     ``mth_over_ma_vs_c2U`` (relative distance of the final m_th/m_a from c^2 with ADE's own U),
     and the range of Theorem 2's explicit bound over the measured pulls.
     """
-    _require(runs, ["source", "k", "sigma_y", "min_rth_over_ra", "max_mth_over_ma", "mth_over_ma",
-                    "balance_U", "thm2_total", "pulls"], "runs")
+    _require(
+        runs,
+        [
+            "source",
+            "k",
+            "sigma_y",
+            "min_rth_over_ra",
+            "max_mth_over_ma",
+            "mth_over_ma",
+            "balance_U",
+            "thm2_total",
+            "pulls",
+        ],
+        "runs",
+    )
     c2 = np.array([balance_factor(s, k) ** 2 for s, k in zip(runs.sigma_y, runs.k)])
-    r = runs.assign(mth_4c2=runs.max_mth_over_ma / (4 * c2), vs_c2U=(runs.mth_over_ma / runs.balance_U - 1).abs(),
-                    slack=runs.thm2_total / runs.pulls)
+    r = runs.assign(
+        mth_4c2=runs.max_mth_over_ma / (4 * c2),
+        vs_c2U=(runs.mth_over_ma / runs.balance_U - 1).abs(),
+        slack=runs.thm2_total / runs.pulls,
+    )
     return r.groupby("source", sort=False).agg(
-        min_rth_over_ra=("min_rth_over_ra", "min"), max_mth_over_4c2ma=("mth_4c2", "max"),
-        mth_over_ma_vs_c2U=("vs_c2U", "max"), bound_over_pulls_min=("slack", "min"),
-        bound_over_pulls_max=("slack", "max"))
+        min_rth_over_ra=("min_rth_over_ra", "min"),
+        max_mth_over_4c2ma=("mth_4c2", "max"),
+        mth_over_ma_vs_c2U=("vs_c2U", "max"),
+        bound_over_pulls_min=("slack", "min"),
+        bound_over_pulls_max=("slack", "max"),
+    )

@@ -96,7 +96,9 @@ def _sort_key(ident: str):
     return (0, int(ident), "") if ident.lstrip("-").isdigit() else (1, 0, ident)
 
 
-def worker_error_rates(responses: str | Path, gold: str | Path, *, order: str = ORDERS[0], min_labels: int = 1) -> CrowdErrorRates:
+def worker_error_rates(
+    responses: str | Path, gold: str | Path, *, order: str = ORDERS[0], min_labels: int = 1
+) -> CrowdErrorRates:
     """Each worker's error rate: labels that differ from gold over labels on gold questions.
 
     Workers are sorted by identifier (numerically when all are integers). Workers with fewer
@@ -124,9 +126,15 @@ def worker_error_rates(responses: str | Path, gold: str | Path, *, order: str = 
     lab = np.array([labels[w] for w in kept], dtype=np.int64)
     err = np.array([errors[w] for w in kept], dtype=np.int64)
     return CrowdErrorRates(
-        workers=tuple(kept), error_rates=err / lab, labels=lab, errors=err, n_rows=len(rows),
-        n_questions=len({q for q, _, _ in rows}), unscored_rows=unscored,
-        workers_without_gold=without_gold, workers_below_min_labels=below,
+        workers=tuple(kept),
+        error_rates=err / lab,
+        labels=lab,
+        errors=err,
+        n_rows=len(rows),
+        n_questions=len({q for q, _, _ in rows}),
+        unscored_rows=unscored,
+        workers_without_gold=without_gold,
+        workers_below_min_labels=below,
     )
 
 
@@ -141,13 +149,17 @@ def write_square(directory: str | Path, labels, errors) -> tuple[Path, Path]:
     labels = np.asarray(labels)
     errors = np.asarray(errors)
     if labels.ndim != 1 or labels.shape != errors.shape or labels.size == 0:
-        raise ValueError(f"labels and errors must be vectors of the same length; got shapes {labels.shape} and {errors.shape}")
+        raise ValueError(
+            f"labels and errors must be vectors of the same length; got shapes {labels.shape} and {errors.shape}"
+        )
     if not (np.issubdtype(labels.dtype, np.integer) and np.issubdtype(errors.dtype, np.integer)):
         raise TypeError(f"labels and errors must be integer counts; got dtypes {labels.dtype} and {errors.dtype}")
     bad = np.flatnonzero((labels < 1) | (errors < 0) | (errors > labels))
     if bad.size:
         i = int(bad[0])
-        raise ValueError(f"need 1 <= labels[i] and 0 <= errors[i] <= labels[i]; got labels[{i}]={labels[i]}, errors[{i}]={errors[i]}")
+        raise ValueError(
+            f"need 1 <= labels[i] and 0 <= errors[i] <= labels[i]; got labels[{i}]={labels[i]}, errors[{i}]={errors[i]}"
+        )
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
     responses, gold = [], []

@@ -59,20 +59,29 @@ def compute_coverage(seed, reward: str, mean: float, reps: int, grid: list[int],
             radii = bernoulli_radii(s, m, delta)
             support = np.arange(m + 1)
             pmf = stats.binom.pmf(support, m, mean)
-            exact = {name: float(pmf[np.abs(support / m - mean) <= r].sum())
-                     for name, r in bernoulli_radii(support.astype(float), m, delta).items()}
+            exact = {
+                name: float(pmf[np.abs(support / m - mean) <= r].sum())
+                for name, r in bernoulli_radii(support.astype(float), m, delta).items()
+            }
         else:
             r = subgaussian_radius(m, delta, sigma=1.0, two_sided=True)
             radii = {"sub-Gaussian": np.full(reps, r)}
             # yhat ~ N(mean, 1/m), so the exact coverage is P(|Z| <= r sqrt(m)).
             exact = {"sub-Gaussian": float(1 - 2 * stats.norm.sf(r * np.sqrt(m)))}
         for name, r in radii.items():
-            rows.append({
-                "reward": reward, "mean": mean, "radius": name, "m": m, "reps": reps,
-                "covered": int(np.sum(np.abs(yhat - mean) <= r)),
-                "coverage": float(np.mean(np.abs(yhat - mean) <= r)),
-                "exact": exact[name], "nominal": 1 - delta,
-            })
+            rows.append(
+                {
+                    "reward": reward,
+                    "mean": mean,
+                    "radius": name,
+                    "m": m,
+                    "reps": reps,
+                    "covered": int(np.sum(np.abs(yhat - mean) <= r)),
+                    "coverage": float(np.mean(np.abs(yhat - mean) <= r)),
+                    "exact": exact[name],
+                    "nominal": 1 - delta,
+                }
+            )
     return {"rows": rows}
 
 
@@ -80,10 +89,14 @@ def plan_coverage(profile: str) -> list[Unit]:
     cfg = PROFILES[profile]
     grid = m_grid(cfg["m_max"], cfg["points"])
     units = [
-        Unit(f"bernoulli,mean={p}", {"reward": "bernoulli", "mean": p, "reps": cfg["reps"], "grid": grid, "delta": DELTA})
+        Unit(
+            f"bernoulli,mean={p}", {"reward": "bernoulli", "mean": p, "reps": cfg["reps"], "grid": grid, "delta": DELTA}
+        )
         for p in cfg["bernoulli_means"]
     ]
-    units.append(Unit("gaussian,mean=0", {"reward": "gaussian", "mean": 0.0, "reps": cfg["reps"], "grid": grid, "delta": DELTA}))
+    units.append(
+        Unit("gaussian,mean=0", {"reward": "gaussian", "mean": 0.0, "reps": cfg["reps"], "grid": grid, "delta": DELTA})
+    )
     return units
 
 

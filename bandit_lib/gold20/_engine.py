@@ -44,7 +44,7 @@ from bandit_lib.tapes import BERNOULLI, philox_block, pull_sum, uniform_of
 BERNOULLI_WIDTH, HOEFFDING_WIDTH = 0, 1
 WIDTH_CODES = {"bernoulli": BERNOULLI_WIDTH, "hoeffding": HOEFFDING_WIDTH}
 PI2 = math.pi * math.pi
-SAFE = 1.0 - 1e-10          # certified-pass margin (item 2 of the module docstring)
+SAFE = 1.0 - 1e-10  # certified-pass margin (item 2 of the module docstring)
 
 
 @njit(cache=True)
@@ -148,8 +148,29 @@ def _mark(cid, comp, csize, small_lim, S, tsize, terminal, T):
 
 
 @njit(cache=True)
-def gold_kernel(kind, keys, means, scale, values, offsets, width, b, delta, R, cap, stop_cnt, small_lim,
-                log_edges, s, m, S, tsize, comp, edge_log, stats):
+def gold_kernel(
+    kind,
+    keys,
+    means,
+    scale,
+    values,
+    offsets,
+    width,
+    b,
+    delta,
+    R,
+    cap,
+    stop_cnt,
+    small_lim,
+    log_edges,
+    s,
+    m,
+    S,
+    tsize,
+    comp,
+    edge_log,
+    stats,
+):
     """GOLD on a tape (spec §2.2) with the shortcuts of the module docstring.
 
     Fills s, m (sums and pulls per arm), S (terminal pull, inf if never), tsize (community size
@@ -162,7 +183,7 @@ def gold_kernel(kind, keys, means, scale, values, offsets, width, b, delta, R, c
     blocks = np.full(n, -1, dtype=np.int64)
     words = np.zeros((n, 4), dtype=np.uint64)
     yhat = np.empty(n)
-    bb = np.empty(n)                                  # b * beta_j, last computed (a lower bound now)
+    bb = np.empty(n)  # b * beta_j, last computed (a lower bound now)
     adj = np.empty((n, n), dtype=np.int32)
     pos = np.full((n, n), -1, dtype=np.int32)
     deg = np.zeros(n, dtype=np.int64)
@@ -244,7 +265,7 @@ def gold_kernel(kind, keys, means, scale, values, offsets, width, b, delta, R, c
             capped = True
             break
         n_a = 0
-        for i in range(n):                            # line 11: snapshot, index order
+        for i in range(n):  # line 11: snapshot, index order
             if not terminal[i]:
                 order[n_a] = i
                 n_a += 1
@@ -327,7 +348,7 @@ def gold_kernel(kind, keys, means, scale, values, offsets, width, b, delta, R, c
                     count += _mark(affected[a], comp, csize, small_lim, S, tsize, terminal, T)
                 if count >= stop_cnt and stats[5] == 0:
                     stats[5] = T
-            if T >= cap:                              # line 16
+            if T >= cap:  # line 16
                 if r < n_a - 1 or count < stop_cnt:
                     capped = True
                 break

@@ -58,9 +58,9 @@ DELTA = 0.1
 RHO = 0.9
 KS = (2.0, 2.5, 3.0)
 BASELINES = ("NRR", "IB", "RR", "WRR")
-CASE_ENTROPY = 20200823          # the seed stream of every test case of the chapter
-TWITTER_SEED = 2020              # the Twitter-like data set
-YAHOO_SEED = 2009                # the Yahoo!-like data set
+CASE_ENTROPY = 20200823  # the seed stream of every test case of the chapter
+TWITTER_SEED = 2020  # the Twitter-like data set
+YAHOO_SEED = 2009  # the Yahoo!-like data set
 EPS_GRID = (0.25, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0)
 
 PROFILES = {
@@ -105,8 +105,9 @@ def closest_pair(y: np.ndarray, outliers) -> tuple[int, int, float]:
     return int(o[a]), int(normal[b]), float(d[a, b])
 
 
-def predicted_pulls(y, outliers, eps: float, delta: float = DELTA, width: str = "bernoulli", R: float = 1.0,
-                    iterations: int = 50) -> float:
+def predicted_pulls(
+    y, outliers, eps: float, delta: float = DELTA, width: str = "bernoulli", R: float = 1.0, iterations: int = 50
+) -> float:
     r"""The spec's fixed-point prediction of GOLD's pulls (§5, Theorem 5.7 check (b)).
 
     GOLD stops once the closest (outlier o, normal j) pair is cut, i.e. when
@@ -123,9 +124,9 @@ def predicted_pulls(y, outliers, eps: float, delta: float = DELTA, width: str = 
     T = 10.0 * n
     for _ in range(iterations):
         if width == "hoeffding":
-            m = 2 * b * b * R * R * math.log(math.pi ** 2 * n * T * T / (6 * delta)) / (g * g)
+            m = 2 * b * b * R * R * math.log(math.pi**2 * n * T * T / (6 * delta)) / (g * g)
         else:
-            z = float(special.erfcinv(6 * delta / (math.pi ** 2 * n * T * T)))
+            z = float(special.erfcinv(6 * delta / (math.pi**2 * n * T * T)))
             sig = math.sqrt(y[o] * (1 - y[o])) + math.sqrt(y[j] * (1 - y[j]))
             m = (b * z * sig / g) ** 2
         T_new = n * m
@@ -143,8 +144,8 @@ def theorem57_bound(y, eps: float, delta: float = DELTA, R: float = 1.0) -> floa
     y = np.sort(np.asarray(y, dtype=np.float64))
     n = len(y)
     gap = float(np.diff(y).min())
-    D3 = 2 * (width_multiplier(eps) + 1) ** 2 * R * R / gap ** 2
-    return float(4 * D3 * n * (math.log(2 * D3 * n) + 0.5 * math.log(math.pi ** 2 * n / (6 * delta))) + 2 * (n - 1))
+    D3 = 2 * (width_multiplier(eps) + 1) ** 2 * R * R / gap**2
+    return float(4 * D3 * n * (math.log(2 * D3 * n) + 0.5 * math.log(math.pi**2 * n / (6 * delta))) + 2 * (n - 1))
 
 
 # ------------------------------------------------------------------------------ running the methods
@@ -157,31 +158,80 @@ def gold_row(out, case: GoldCase, **tags) -> dict:
     ranking = np.asarray(out.output, dtype=np.int64)
     top = detected_set(ranking, len(truth))
     sc = set_scores(top, truth)
-    row = {"method": "GOLD", "k": float("nan"), "pulls": int(out.pulls), "capped": bool(out.capped),
-           "exact": bool(ranking_correct(ranking, groups)), "precision": sc.precision, "recall": sc.recall,
-           "f1": sc.f1, "left_interval": out.info.get("left_interval") is not None, **tags}
+    row = {
+        "method": "GOLD",
+        "k": float("nan"),
+        "pulls": int(out.pulls),
+        "capped": bool(out.capped),
+        "exact": bool(ranking_correct(ranking, groups)),
+        "precision": sc.precision,
+        "recall": sc.recall,
+        "f1": sc.f1,
+        "left_interval": out.info.get("left_interval") is not None,
+        **tags,
+    }
     terminal = out.info.get("terminal")
     if terminal is not None:
         psi = set_scores(np.sort(np.asarray(terminal, dtype=np.int64)), truth)
-        row.update({"n_terminal": int(len(terminal)), "psi_exact": psi.exact, "psi_precision": psi.precision,
-                    "psi_recall": psi.recall, "psi_f1": psi.f1})
+        row.update(
+            {
+                "n_terminal": int(len(terminal)),
+                "psi_exact": psi.exact,
+                "psi_precision": psi.precision,
+                "psi_recall": psi.recall,
+                "psi_f1": psi.f1,
+            }
+        )
     return row
 
 
 def baseline_row(method: str, k: float, out, truth, **tags) -> dict:
     sc = set_scores(out.output, truth)
-    return {"method": method, "k": float(k), "pulls": int(out.pulls), "capped": bool(out.capped), "exact": sc.exact,
-            "precision": sc.precision, "recall": sc.recall, "f1": sc.f1, **tags}
+    return {
+        "method": method,
+        "k": float(k),
+        "pulls": int(out.pulls),
+        "capped": bool(out.capped),
+        "exact": sc.exact,
+        "precision": sc.precision,
+        "recall": sc.recall,
+        "f1": sc.f1,
+        **tags,
+    }
 
 
-def gold_run(tape, case: GoldCase, cap: int, *, eps: float | None = None, width: str = "bernoulli",
-             reading: str = "inclusive", log_edges: bool = False):
-    return gold(tape.rewind(), eps=case.eps if eps is None else eps, rho=RHO, delta=DELTA, cap=cap, width=width,
-                reading=reading, log_edges=log_edges)
+def gold_run(
+    tape,
+    case: GoldCase,
+    cap: int,
+    *,
+    eps: float | None = None,
+    width: str = "bernoulli",
+    reading: str = "inclusive",
+    log_edges: bool = False,
+):
+    return gold(
+        tape.rewind(),
+        eps=case.eps if eps is None else eps,
+        rho=RHO,
+        delta=DELTA,
+        cap=cap,
+        width=width,
+        reading=reading,
+        log_edges=log_edges,
+    )
 
 
-def run_gold(tape, case: GoldCase, cap: int, *, eps: float | None = None, width: str = "bernoulli",
-             reading: str = "inclusive", **tags) -> dict:
+def run_gold(
+    tape,
+    case: GoldCase,
+    cap: int,
+    *,
+    eps: float | None = None,
+    width: str = "bernoulli",
+    reading: str = "inclusive",
+    **tags,
+) -> dict:
     out = gold_run(tape, case, cap, eps=eps, width=width, reading=reading)
     return gold_row(out, case, width=width, reading=reading, **tags)
 
@@ -225,7 +275,11 @@ def case_summary(case: GoldCase) -> dict:
     summary["outliers"] = [int(a) for a in case.outliers]
     summary["K"] = float(outlier_budget(case.n, RHO))
     summary["stop_count"] = stop_count(outlier_budget(case.n, RHO))
-    if len(case.outliers) and case.labelling == "def3.2" and len(case.outliers) == stop_count(outlier_budget(case.n, RHO)):
+    if (
+        len(case.outliers)
+        and case.labelling == "def3.2"
+        and len(case.outliers) == stop_count(outlier_budget(case.n, RHO))
+    ):
         summary["predicted_bernoulli"] = predicted_pulls(y, case.outliers, case.eps)
         summary["predicted_hoeffding"] = predicted_pulls(y, case.outliers, case.eps, width="hoeffding")
     return summary
@@ -246,17 +300,27 @@ def compute_synthetic(seed, kind: str, eps: float, n: int, run: int, cap: int) -
 def plan_synthetic(profile: str) -> list[Unit]:
     cfg = PROFILES[profile]["synthetic"]
     # Largest n first, so that the longest units start first on the workers.
-    return [Unit(f"{kind},eps={eps:g},n={n},run={r}",
-                 {"kind": kind, "eps": eps, "n": n, "run": r, "cap": cfg["cap"]})
-            for n in sorted(cfg["n"], reverse=True) for kind in ("intermediate", "upper") for eps in cfg["eps"]
-            for r in range(cfg["runs"])]
+    return [
+        Unit(f"{kind},eps={eps:g},n={n},run={r}", {"kind": kind, "eps": eps, "n": n, "run": r, "cap": cfg["cap"]})
+        for n in sorted(cfg["n"], reverse=True)
+        for kind in ("intermediate", "upper")
+        for eps in cfg["eps"]
+        for r in range(cfg["runs"])
+    ]
 
 
 SYNTHETIC = Experiment(
-    paper=PAPER, name="synthetic", title="Synthetic data: accuracy and pulls of GOLD, NRR, IB, RR, WRR (Figs 2-3)",
-    compute=compute_synthetic, plan=plan_synthetic, entropy=202002, chapter=CHAPTER,
-    figures=(Figure("Fig. 2", "correctness vs n, upper-side and intermediate outliers, eps in {5, 2.5}"),
-             Figure("Fig. 3", "mean pulls vs n of GOLD, RR, WRR")),
+    paper=PAPER,
+    name="synthetic",
+    title="Synthetic data: accuracy and pulls of GOLD, NRR, IB, RR, WRR (Figs 2-3)",
+    compute=compute_synthetic,
+    plan=plan_synthetic,
+    entropy=202002,
+    chapter=CHAPTER,
+    figures=(
+        Figure("Fig. 2", "correctness vs n, upper-side and intermediate outliers, eps in {5, 2.5}"),
+        Figure("Fig. 3", "mean pulls vs n of GOLD, RR, WRR"),
+    ),
 )
 
 
@@ -277,43 +341,79 @@ def compute_twitter(seed, keyword: int, runs: int, cap: int, data_seed: int, ib_
 
 def plan_twitter(profile: str) -> list[Unit]:
     cfg = PROFILES[profile]["twitter"]
-    return [Unit(f"keyword={w}", {"keyword": w, "runs": cfg["runs"], "cap": cfg["cap"], "data_seed": TWITTER_SEED,
-                                  "ib_ks": list(STAND_IN_IB_KS)})
-            for w in range(cfg["keywords"])]
+    return [
+        Unit(
+            f"keyword={w}",
+            {
+                "keyword": w,
+                "runs": cfg["runs"],
+                "cap": cfg["cap"],
+                "data_seed": TWITTER_SEED,
+                "ib_ks": list(STAND_IN_IB_KS),
+            },
+        )
+        for w in range(cfg["keywords"])
+    ]
 
 
 TWITTER = Experiment(
-    paper=PAPER, name="twitter", title="Twitter-like stand-in: effectiveness and pulls (Fig. 4)",
-    compute=compute_twitter, plan=plan_twitter, entropy=202004, chapter=CHAPTER,
-    figures=(Figure("Fig. 4 (left)", "correctness, precision, recall, F1 (Twitter-like synthetic stand-in)"),
-             Figure("Fig. 4 (right)", "pulls on 5 keywords (Twitter-like synthetic stand-in)")),
+    paper=PAPER,
+    name="twitter",
+    title="Twitter-like stand-in: effectiveness and pulls (Fig. 4)",
+    compute=compute_twitter,
+    plan=plan_twitter,
+    entropy=202004,
+    chapter=CHAPTER,
+    figures=(
+        Figure("Fig. 4 (left)", "correctness, precision, recall, F1 (Twitter-like synthetic stand-in)"),
+        Figure("Fig. 4 (right)", "pulls on 5 keywords (Twitter-like synthetic stand-in)"),
+    ),
 )
 
 
 # ------------------------------------------------------------------------------ Fig. 5
 
 
-def compute_yahoo(seed, variant: str, day: str, runs: int, cap: int, data_seed: int, methods: list,
-                  ib_ks: list) -> dict:
+def compute_yahoo(
+    seed, variant: str, day: str, runs: int, cap: int, data_seed: int, methods: list, ib_ks: list
+) -> dict:
     case = yahoo_day(data_seed, day, variant=variant)
-    return {"case": case_summary(case),
-            "rows": all_methods(seed, case, runs, cap, methods=tuple(methods), ib_ks=tuple(ib_ks))}
+    return {
+        "case": case_summary(case),
+        "rows": all_methods(seed, case, runs, cap, methods=tuple(methods), ib_ks=tuple(ib_ks)),
+    }
 
 
 def plan_yahoo(profile: str) -> list[Unit]:
     cfg = PROFILES[profile]["yahoo"]
     # The "realistic" variant is ours (not in the paper) and is about GOLD's cost: no IB there, which
     # keeps the full profile within its time budget (IB reaches the cap on every day of the main variant).
-    return [Unit(f"{v},day={d.replace('/', '-')}", {"variant": v, "day": d, "runs": cfg["runs"], "cap": cfg["cap"],
-                                                     "data_seed": YAHOO_SEED,
-                                                     "methods": list(BASELINES if v == "main" else ("NRR", "RR", "WRR")),
-                                                     "ib_ks": list(STAND_IN_IB_KS)})
-            for v in cfg["variants"] for d in DAYS]
+    return [
+        Unit(
+            f"{v},day={d.replace('/', '-')}",
+            {
+                "variant": v,
+                "day": d,
+                "runs": cfg["runs"],
+                "cap": cfg["cap"],
+                "data_seed": YAHOO_SEED,
+                "methods": list(BASELINES if v == "main" else ("NRR", "RR", "WRR")),
+                "ib_ks": list(STAND_IN_IB_KS),
+            },
+        )
+        for v in cfg["variants"]
+        for d in DAYS
+    ]
 
 
 YAHOO = Experiment(
-    paper=PAPER, name="yahoo", title="Yahoo!-like stand-in: correctness and pulls per day (Fig. 5)",
-    compute=compute_yahoo, plan=plan_yahoo, entropy=202005, chapter=CHAPTER,
+    paper=PAPER,
+    name="yahoo",
+    title="Yahoo!-like stand-in: correctness and pulls per day (Fig. 5)",
+    compute=compute_yahoo,
+    plan=plan_yahoo,
+    entropy=202005,
+    chapter=CHAPTER,
     figures=(Figure("Fig. 5", "correctness and pulls per day (Yahoo!-like synthetic stand-in)"),),
 )
 
@@ -335,13 +435,20 @@ def compute_eps(seed, eps_alg: float, n: int, runs: int, cap: int) -> dict:
 
 def plan_eps(profile: str) -> list[Unit]:
     cfg = PROFILES[profile]["eps"]
-    return [Unit(f"eps_alg={e:g}", {"eps_alg": e, "n": cfg["n"], "runs": cfg["runs"], "cap": cfg["cap"]})
-            for e in cfg["grid"]]
+    return [
+        Unit(f"eps_alg={e:g}", {"eps_alg": e, "n": cfg["n"], "runs": cfg["runs"], "cap": cfg["cap"]})
+        for e in cfg["grid"]
+    ]
 
 
 EPS_SWEEP = Experiment(
-    paper=PAPER, name="eps_sweep", title="GOLD's pulls against eps on one upper-side n = 100 instance (Fig. 6)",
-    compute=compute_eps, plan=plan_eps, entropy=202006, chapter=CHAPTER,
+    paper=PAPER,
+    name="eps_sweep",
+    title="GOLD's pulls against eps on one upper-side n = 100 instance (Fig. 6)",
+    compute=compute_eps,
+    plan=plan_eps,
+    entropy=202006,
+    chapter=CHAPTER,
     figures=(Figure("Fig. 6", "mean pulls of GOLD vs eps_alg, with the (b(eps)/b(5))^2 prediction"),),
 )
 
@@ -355,9 +462,9 @@ def lemma53_bounds(gap, eps: float, n: int, delta: float = DELTA, R: float = 1.0
     :math:`D_2 = 2(b-1)^2R^2/\Delta^2` (lower, minus 3) and :math:`D_1 = 2(b+1)^2R^2/\Delta^2` (upper, plus 1)."""
     b = width_multiplier(eps)
     gap = np.asarray(gap, dtype=np.float64)
-    root = math.sqrt(math.pi ** 2 * n * n / (6 * delta))
-    D1 = 2 * (b + 1) ** 2 * R * R / gap ** 2
-    D2 = 2 * (b - 1) ** 2 * R * R / gap ** 2
+    root = math.sqrt(math.pi**2 * n * n / (6 * delta))
+    D1 = 2 * (b + 1) ** 2 * R * R / gap**2
+    D2 = 2 * (b - 1) ** 2 * R * R / gap**2
     return 4 * D2 * np.log(2 * D2 * root) - 3, 4 * D1 * np.log(2 * D1 * root) + 1
 
 
@@ -380,14 +487,21 @@ def edge_checks(out, case: GoldCase, eps: float) -> dict:
     normal = np.flatnonzero(~is_out)
     order = normal[np.argsort(y[normal], kind="stable")]
     o_lo, o_hi = y[case.outliers].min(), y[case.outliers].max()
-    adjacent = [(min(a, b), max(a, b)) for a, b in zip(order, order[1:])
-                if not (y[a] < o_lo and y[b] > o_hi)]          # same side of the outlier block
+    adjacent = [
+        (min(a, b), max(a, b)) for a, b in zip(order, order[1:]) if not (y[a] < o_lo and y[b] > o_hi)
+    ]  # same side of the outlier block
     t_nn = min((deleted.get(p, math.inf) for p in adjacent), default=math.inf)
-    t_iso = max((deleted.get((min(o, j), max(o, j)), math.inf) for o in case.outliers for j in normal),
-                default=math.inf)
-    return {"early_edges": int(len(early)), "lemma53_within": int(within.sum()),
-            "lemma53_median_ratio": float(np.median(m_small / hi)) if len(early) else float("nan"),
-            "t_isolated": float(t_iso), "t_first_normal_cut": float(t_nn), "lemma54": bool(t_iso < t_nn)}
+    t_iso = max(
+        (deleted.get((min(o, j), max(o, j)), math.inf) for o in case.outliers for j in normal), default=math.inf
+    )
+    return {
+        "early_edges": int(len(early)),
+        "lemma53_within": int(within.sum()),
+        "lemma53_median_ratio": float(np.median(m_small / hi)) if len(early) else float("nan"),
+        "t_isolated": float(t_iso),
+        "t_first_normal_cut": float(t_nn),
+        "lemma54": bool(t_iso < t_nn),
+    }
 
 
 def compute_theory(seed, kind: str, eps: float, n: int, case: int, runs: int, cap: int) -> dict:
@@ -405,15 +519,26 @@ def compute_theory(seed, kind: str, eps: float, n: int, case: int, runs: int, ca
 
 def plan_theory(profile: str) -> list[Unit]:
     cfg = PROFILES[profile]["theory"]
-    return [Unit(f"{kind},eps={eps:g},n={n},case={c}",
-                 {"kind": kind, "eps": eps, "n": n, "case": c, "runs": cfg["runs"], "cap": cfg["cap"]})
-            for n in sorted(cfg["n"], reverse=True) for kind in ("intermediate", "upper") for eps in cfg["eps"]
-            for c in range(cfg["cases"])]
+    return [
+        Unit(
+            f"{kind},eps={eps:g},n={n},case={c}",
+            {"kind": kind, "eps": eps, "n": n, "case": c, "runs": cfg["runs"], "cap": cfg["cap"]},
+        )
+        for n in sorted(cfg["n"], reverse=True)
+        for kind in ("intermediate", "upper")
+        for eps in cfg["eps"]
+        for c in range(cfg["cases"])
+    ]
 
 
 THEORY = Experiment(
-    paper=PAPER, name="theory", title="GOLD with Hoeffding and Bernoulli widths: error, Theorem 5.7, cost model",
-    compute=compute_theory, plan=plan_theory, entropy=202007, chapter=CHAPTER,
+    paper=PAPER,
+    name="theory",
+    title="GOLD with Hoeffding and Bernoulli widths: error, Theorem 5.7, cost model",
+    compute=compute_theory,
+    plan=plan_theory,
+    entropy=202007,
+    chapter=CHAPTER,
     figures=(Figure("Theory", "error rate vs delta; pulls vs Theorem 5.7 and vs the fixed-point prediction"),),
 )
 
@@ -437,15 +562,26 @@ def compute_strict(seed, kind: str, n: int, case: int, injected: str, cap: int) 
 
 def plan_strict(profile: str) -> list[Unit]:
     cfg = PROFILES[profile]["strict"]
-    return [Unit(f"{kind},n={n},injected={inj},case={c}",
-                 {"kind": kind, "n": n, "case": c, "injected": inj, "cap": cfg["cap"]})
-            for n in sorted(cfg["n"], reverse=True) for kind in ("intermediate", "upper") for inj in ("K", "K-1")
-            for c in range(cfg["cases"])]
+    return [
+        Unit(
+            f"{kind},n={n},injected={inj},case={c}",
+            {"kind": kind, "n": n, "case": c, "injected": inj, "cap": cfg["cap"]},
+        )
+        for n in sorted(cfg["n"], reverse=True)
+        for kind in ("intermediate", "upper")
+        for inj in ("K", "K-1")
+        for c in range(cfg["cases"])
+    ]
 
 
 STRICT = Experiment(
-    paper=PAPER, name="strict", title="Ablation: the literal strict (< K) reading against the inclusive one",
-    compute=compute_strict, plan=plan_strict, entropy=202008, chapter=CHAPTER,
+    paper=PAPER,
+    name="strict",
+    title="Ablation: the literal strict (< K) reading against the inclusive one",
+    compute=compute_strict,
+    plan=plan_strict,
+    entropy=202008,
+    chapter=CHAPTER,
     figures=(Figure("Table G.1", "pulls and correctness of GOLD under the strict and inclusive readings"),),
 )
 
@@ -456,8 +592,9 @@ STRICT = Experiment(
 def compute_uncapped(seed, kind: str, eps: float, n: int, run: int, cap: int, synthetic_cap: int) -> dict:
     """GOLD alone on the synthetic run (kind, eps, n, run), same instance and same tape, with a higher cap."""
     case = synthetic_case(kind, eps, n, run)
-    unit = Unit(f"{kind},eps={eps:g},n={n},run={run}", {"kind": kind, "eps": eps, "n": n, "run": run,
-                                                         "cap": synthetic_cap})
+    unit = Unit(
+        f"{kind},eps={eps:g},n={n},run={run}", {"kind": kind, "eps": eps, "n": n, "run": run, "cap": synthetic_cap}
+    )
     tape = bernoulli_tape(case.means, derive(SYNTHETIC.seed(unit), "tape"))
     return {"case": case_summary(case), "rows": [run_gold(tape, case, cap, run=run)]}
 
@@ -465,14 +602,23 @@ def compute_uncapped(seed, kind: str, eps: float, n: int, run: int, cap: int, sy
 def plan_uncapped(profile: str) -> list[Unit]:
     cfg = PROFILES[profile]["synthetic"]
     kind, eps, n = ("intermediate", 2.5, max(cfg["n"]))
-    return [Unit(f"{kind},eps={eps:g},n={n},run={r}",
-                 {"kind": kind, "eps": eps, "n": n, "run": r, "cap": 10 * cfg["cap"], "synthetic_cap": cfg["cap"]})
-            for r in range(cfg["runs"])]
+    return [
+        Unit(
+            f"{kind},eps={eps:g},n={n},run={r}",
+            {"kind": kind, "eps": eps, "n": n, "run": r, "cap": 10 * cfg["cap"], "synthetic_cap": cfg["cap"]},
+        )
+        for r in range(cfg["runs"])
+    ]
 
 
 UNCAPPED = Experiment(
-    paper=PAPER, name="uncapped", title="GOLD on the synthetic cell that hits the cap, with 10x the cap",
-    compute=compute_uncapped, plan=plan_uncapped, entropy=202009, chapter=CHAPTER,
+    paper=PAPER,
+    name="uncapped",
+    title="GOLD on the synthetic cell that hits the cap, with 10x the cap",
+    compute=compute_uncapped,
+    plan=plan_uncapped,
+    entropy=202009,
+    chapter=CHAPTER,
     figures=(Figure("Table G.2", "GOLD on (intermediate, eps = 2.5, largest n) with a 10x cap, same tapes"),),
 )
 
@@ -484,19 +630,19 @@ FIG1_PANELS = ("(a) normal, high outliers", "(b) skewed, high outlier", "(c) low
 
 def _fig1_draw(gen: np.random.Generator, panel: int, n: int, eps: float, margin: float):
     """Raw means and injected outliers of one Fig. 1 panel (before the acceptance test)."""
-    if panel == 0:      # normal law, two high outliers
+    if panel == 0:  # normal law, two high outliers
         q = gen.normal(0.4, 0.06, size=n - 2)
         D = float(np.diff(np.sort(q)).max())
         o = q.max() + (1 + eps) * D * (1 + margin) + gen.uniform(0, 0.6, size=2) * D * (1 + eps)
-    elif panel == 1:    # right-skewed law (log-normal), one high outlier
+    elif panel == 1:  # right-skewed law (log-normal), one high outlier
         q = 0.05 * np.exp(0.6 * gen.standard_normal(n - 1))
         D = float(np.diff(np.sort(q)).max())
         o = q.max() + (1 + eps) * D * (1 + margin) * np.ones(1)
-    elif panel == 2:    # normal law, one unusually low outlier
+    elif panel == 2:  # normal law, one unusually low outlier
         q = gen.normal(0.6, 0.05, size=n - 1)
         D = float(np.diff(np.sort(q)).max())
         o = q.min() - (1 + eps) * D * (1 + margin) * np.ones(1)
-    else:               # two normal groups, one outlier in between
+    else:  # two normal groups, one outlier in between
         ql = gen.normal(0.3, 0.02, size=(n - 1) // 2)
         qu = gen.normal(0.3, 0.02, size=n - 1 - len(ql))
         D = float(max(np.diff(np.sort(ql)).max(), np.diff(np.sort(qu)).max()))
@@ -510,15 +656,16 @@ def _fig1_draw(gen: np.random.Generator, panel: int, n: int, eps: float, margin:
 def _fig1_ok(panel: int, y: np.ndarray, truth: np.ndarray) -> bool:
     ks = {k: set(ksigma_outliers(y, k).tolist()) for k in (1.0, 2.0, 3.0)}
     O = set(truth.tolist())
-    if panel == 0:      # k = 2 right, k = 1 flags normal arms too, k = 3 misses one outlier
+    if panel == 0:  # k = 2 right, k = 1 flags normal arms too, k = 3 misses one outlier
         return ks[2.0] == O and ks[1.0] > O and len(ks[3.0] & O) == 1 and ks[3.0] <= O
-    if panel == 1:      # the paper's (b) (k = 2 misses a (5, 0.95)-outlier) cannot happen at n = 40, see the
+    if panel == 1:  # the paper's (b) (k = 2 misses a (5, 0.95)-outlier) cannot happen at n = 40, see the
         return len(ks[1.0] - O) >= 3  # chapter; we show a skewed law on which k = 1 flags >= 3 normal arms
     return ks[2.0] != O  # (c), (d): the k-sigma rule cannot see low or intermediate outliers
 
 
-def fig1_instances(seed: int = 1, n: int = 40, eps: float = 5.0, rho: float = 0.95, margin: float = 0.25,
-                   max_tries: int = 10_000) -> list[dict]:
+def fig1_instances(
+    seed: int = 1, n: int = 40, eps: float = 5.0, rho: float = 0.95, margin: float = 0.25, max_tries: int = 10_000
+) -> list[dict]:
     """The four illustrative data sets of Fig. 1: n = 40 arms, each outlier set an (ε=5, ρ=0.95)-outlier
     group (K = 2), drawn until the k-sigma rule behaves as the paper describes for that panel."""
     out = []
@@ -531,8 +678,15 @@ def fig1_instances(seed: int = 1, n: int = 40, eps: float = 5.0, rho: float = 0.
             groups = label_groups(raw, eps, rho).groups
             if not groups or not np.array_equal(groups[-1], idx) or not _fig1_ok(panel, raw, idx):
                 continue
-            out.append({"panel": title, "means": raw, "outliers": idx, "tries": tries,
-                        "ksigma": {k: ksigma_outliers(raw, k) for k in (1.0, 2.0, 3.0)}})
+            out.append(
+                {
+                    "panel": title,
+                    "means": raw,
+                    "outliers": idx,
+                    "tries": tries,
+                    "ksigma": {k: ksigma_outliers(raw, k) for k in (1.0, 2.0, 3.0)},
+                }
+            )
             break
         else:
             raise RuntimeError(f"Fig. 1 panel {title}: no draw in {max_tries} tries")

@@ -81,7 +81,11 @@ from scipy.sparse.csgraph import connected_components
 
 from bandit_lib.checks import check_choice, check_open_unit, check_positive
 from bandit_lib.gold20.problem import (
-    check_reading, outlier_budget, small_limit, stop_count, width_multiplier,
+    check_reading,
+    outlier_budget,
+    small_limit,
+    stop_count,
+    width_multiplier,
 )
 from bandit_lib.gold20._engine import WIDTH_CODES, gold_kernel, width_scale_nb, widths_nb
 from bandit_lib.zhuang17._engine import ENGINES, check_cap
@@ -123,16 +127,29 @@ class _Params:
         if self.small_lim < 1:
             raise ValueError(
                 f"no community can ever be small with n={n}, rho={rho!r} (K = (1 - rho) n = {self.K}) under the "
-                f"{self.reading} reading, so GOLD could never stop; use more arms or a smaller rho")
+                f"{self.reading} reading, so GOLD could never stop; use more arms or a smaller rho"
+            )
         if self.width == "bernoulli":
-            ok = tape.kind == BERNOULLI or (tape.kind == REPLAY and bool(((tape.values >= 0) & (tape.values <= 1)).all()))
+            ok = tape.kind == BERNOULLI or (
+                tape.kind == REPLAY and bool(((tape.values >= 0) & (tape.values <= 1)).all())
+            )
             if not ok:
-                raise ValueError(f"width='bernoulli' needs rewards in [0, 1] (a Bernoulli tape); got a {tape.kind_name} "
-                                 "tape (use width='hoeffding' with its range R)")
+                raise ValueError(
+                    f"width='bernoulli' needs rewards in [0, 1] (a Bernoulli tape); got a {tape.kind_name} "
+                    "tape (use width='hoeffding' with its range R)"
+                )
 
     def info(self) -> dict:
-        return {"K": str(self.K), "stop_count": self.stop_cnt, "small_limit": self.small_lim, "b": self.b,
-                "eps": self.eps, "width": self.width, "reading": self.reading, "R": self.R}
+        return {
+            "K": str(self.K),
+            "stop_count": self.stop_cnt,
+            "small_limit": self.small_lim,
+            "b": self.b,
+            "eps": self.eps,
+            "width": self.width,
+            "reading": self.reading,
+            "R": self.R,
+        }
 
 
 def _ranking(S: np.ndarray, tsize: np.ndarray) -> np.ndarray:
@@ -150,11 +167,21 @@ def _canonical(labels: np.ndarray) -> np.ndarray:
     return rank[inverse]
 
 
-def _outcome(p: _Params, engine, T, capped, m, S, tsize, comp, n_edges, sweeps, stop_reached, left_interval,
-             edge_log) -> Outcome:
-    info = {"engine": engine, "S": S, "terminal_size": tsize, "terminal": np.flatnonzero(np.isfinite(S)),
-            "stop_reached": stop_reached, "left_interval": left_interval, "communities": _canonical(comp),
-            "edges_left": int(n_edges), "sweeps": int(sweeps), **p.info()}
+def _outcome(
+    p: _Params, engine, T, capped, m, S, tsize, comp, n_edges, sweeps, stop_reached, left_interval, edge_log
+) -> Outcome:
+    info = {
+        "engine": engine,
+        "S": S,
+        "terminal_size": tsize,
+        "terminal": np.flatnonzero(np.isfinite(S)),
+        "stop_reached": stop_reached,
+        "left_interval": left_interval,
+        "communities": _canonical(comp),
+        "edges_left": int(n_edges),
+        "sweeps": int(sweeps),
+        **p.info(),
+    }
     if edge_log is not None:
         info["edge_log"] = edge_log
     return Outcome(_ranking(S, tsize), int(T), bool(capped), m.copy(), info)
@@ -167,21 +194,21 @@ def _reference(tape: RewardTape, p: _Params) -> Outcome:
     n, b = p.n, p.b
     s = np.zeros(n)
     m = np.zeros(n, dtype=np.int64)
-    S = np.full(n, np.inf)                                         # line 3 [AMBIG-4]
+    S = np.full(n, np.inf)  # line 3 [AMBIG-4]
     tsize = np.zeros(n, dtype=np.int64)
     beta = np.empty(n)
-    I, J = np.triu_indices(n, 1)                                   # every pair {i, j}, i < j
+    I, J = np.triu_indices(n, 1)  # every pair {i, j}, i < j
     log = []
     state = {"left_interval": None, "stop_reached": None}
 
-    def widths(T):                                                 # beta_j for all j at delta'(T)
+    def widths(T):  # beta_j for all j at delta'(T)
         widths_nb(p.width_code, width_scale_nb(p.width_code, float(T), n, p.delta), s, m, p.R, beta)
 
-    def check_intervals(T):                                        # Lemma 5.2's event, for info only
+    def check_intervals(T):  # Lemma 5.2's event, for info only
         if state["left_interval"] is None and not np.all(np.abs(s / m - tape.means) <= beta):
             state["left_interval"] = T
 
-    def update_g(T, alive):                                        # UPDATE_G: re-test every edge
+    def update_g(T, alive):  # UPDATE_G: re-test every edge
         widths(T)
         yhat = s / m
         e = np.flatnonzero(alive)
@@ -195,47 +222,47 @@ def _reference(tape: RewardTape, p: _Params) -> Outcome:
         graph = coo_matrix((np.ones(int(alive.sum())), (I[alive], J[alive])), shape=(n, n))
         return connected_components(graph, directed=False)[1]
 
-    def mark_terminal(T, labels):                                  # MARK_TERMINAL
+    def mark_terminal(T, labels):  # MARK_TERMINAL
         sizes = np.bincount(labels, minlength=n)
         for i in range(n):
             size = int(sizes[labels[i]])
-            if size <= p.small_lim and not np.isfinite(S[i]):      # small(|C|), first time only
+            if size <= p.small_lim and not np.isfinite(S[i]):  # small(|C|), first time only
                 S[i] = T
                 tsize[i] = size
         if state["stop_reached"] is None and np.isfinite(S).sum() >= p.K:
             state["stop_reached"] = T
 
     T = 0
-    for i in range(n):                                             # lines 5-6
+    for i in range(n):  # lines 5-6
         s[i] += tape.pull(i)
         m[i] += 1
         T += 1
-    widths(T)                                                      # line 7
+    widths(T)  # line 7
     check_intervals(T)
     yhat = s / m
-    alive = np.abs(yhat[I] - yhat[J]) <= b * (beta[I] + beta[J])   # line 8
+    alive = np.abs(yhat[I] - yhat[J]) <= b * (beta[I] + beta[J])  # line 8
     for r in np.flatnonzero(~alive):
         log.append((T, I[r], J[r], m[I[r]], m[J[r]]))
     labels = components(alive)
-    mark_terminal(T, labels)                                       # line 9
+    mark_terminal(T, labels)  # line 9
     sweeps = 0
     capped = False
-    while np.isfinite(S).sum() < p.K:                              # line 10
+    while np.isfinite(S).sum() < p.K:  # line 10
         if T >= p.cap:
             capped = True
             break
-        A = np.flatnonzero(~np.isfinite(S))                        # line 11
+        A = np.flatnonzero(~np.isfinite(S))  # line 11
         sweeps += 1
-        for r, i in enumerate(A):                                  # line 12
-            s[i] += tape.pull(i)                                   # line 13
+        for r, i in enumerate(A):  # line 12
+            s[i] += tape.pull(i)  # line 13
             m[i] += 1
             T += 1
-            deleted = update_g(T, alive)                           # line 14
+            deleted = update_g(T, alive)  # line 14
             check_intervals(T)
-            if deleted:                                            # components change only then
+            if deleted:  # components change only then
                 labels = components(alive)
-            mark_terminal(T, labels)                               # line 15
-            if T >= p.cap:                                         # line 16
+            mark_terminal(T, labels)  # line 15
+            if T >= p.cap:  # line 16
                 capped = r < len(A) - 1 or np.isfinite(S).sum() < p.K
                 break
         if capped:
@@ -243,8 +270,21 @@ def _reference(tape: RewardTape, p: _Params) -> Outcome:
     edge_log = None
     if p.log_edges:
         edge_log = np.array(sorted(log), dtype=np.int64).reshape(-1, 5)
-    return _outcome(p, "reference", T, capped, m, S, tsize, labels, int(alive.sum()), sweeps,
-                    state["stop_reached"], state["left_interval"], edge_log)
+    return _outcome(
+        p,
+        "reference",
+        T,
+        capped,
+        m,
+        S,
+        tsize,
+        labels,
+        int(alive.sum()),
+        sweeps,
+        state["stop_reached"],
+        state["left_interval"],
+        edge_log,
+    )
 
 
 # ------------------------------------------------------------------------------------------ fast
@@ -259,28 +299,88 @@ def _fast(tape: RewardTape, p: _Params) -> Outcome:
     comp = np.zeros(n, dtype=np.int64)
     edge_log = np.zeros((n * (n - 1) // 2 if p.log_edges else 1, 5), dtype=np.int64)
     stats = np.zeros(7, dtype=np.int64)
-    T, capped = gold_kernel(*tape.arrays, p.width_code, p.b, p.delta, p.R, p.cap, p.stop_cnt, p.small_lim,
-                            p.log_edges, s, m, S, tsize, comp, edge_log, stats)
+    T, capped = gold_kernel(
+        *tape.arrays,
+        p.width_code,
+        p.b,
+        p.delta,
+        p.R,
+        p.cap,
+        p.stop_cnt,
+        p.small_lim,
+        p.log_edges,
+        s,
+        m,
+        S,
+        tsize,
+        comp,
+        edge_log,
+        stats,
+    )
     tape.counts[:] = m
     log = None
     if p.log_edges:
         log = edge_log[: stats[1]]
         log = log[np.lexsort((log[:, 2], log[:, 1], log[:, 0]))]
-    out = _outcome(p, "fast", T, capped, m, S, tsize, comp, stats[6], stats[0],
-                   int(stats[5]) if stats[5] else None, int(stats[4]) if stats[4] else None, log)
+    out = _outcome(
+        p,
+        "fast",
+        T,
+        capped,
+        m,
+        S,
+        tsize,
+        comp,
+        stats[6],
+        stats[0],
+        int(stats[5]) if stats[5] else None,
+        int(stats[4]) if stats[4] else None,
+        log,
+    )
     out.info.update({"deletions": int(stats[1]), "exact_widths": int(stats[2]), "searches": int(stats[3])})
     return out
 
 
-def gold(tape: RewardTape, *, eps: float, rho: float, delta: float, cap: int, width: str = "bernoulli",
-         reading: str = "inclusive", R: float = 1.0, log_edges: bool = False, engine: str = "fast") -> Outcome:
+def gold(
+    tape: RewardTape,
+    *,
+    eps: float,
+    rho: float,
+    delta: float,
+    cap: int,
+    width: str = "bernoulli",
+    reading: str = "inclusive",
+    R: float = 1.0,
+    log_edges: bool = False,
+    engine: str = "fast",
+) -> Outcome:
     """GOLD on a fresh reward tape; see the module docstring for the algorithm and ``Outcome.info``."""
     p = _Params(tape, eps, rho, delta, cap, width, reading, R, log_edges, engine)
     return _reference(tape, p) if p.engine == "reference" else _fast(tape, p)
 
 
-def gold_reference(tape: RewardTape, *, eps: float, rho: float, delta: float, cap: int, width: str = "bernoulli",
-                   reading: str = "inclusive", R: float = 1.0, log_edges: bool = False) -> Outcome:
+def gold_reference(
+    tape: RewardTape,
+    *,
+    eps: float,
+    rho: float,
+    delta: float,
+    cap: int,
+    width: str = "bernoulli",
+    reading: str = "inclusive",
+    R: float = 1.0,
+    log_edges: bool = False,
+) -> Outcome:
     """The per-pull reference (every edge re-tested after every pull); same as ``gold(..., engine="reference")``."""
-    return gold(tape, eps=eps, rho=rho, delta=delta, cap=cap, width=width, reading=reading, R=R,
-                log_edges=log_edges, engine="reference")
+    return gold(
+        tape,
+        eps=eps,
+        rho=rho,
+        delta=delta,
+        cap=cap,
+        width=width,
+        reading=reading,
+        R=R,
+        log_edges=log_edges,
+        engine="reference",
+    )

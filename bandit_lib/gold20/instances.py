@@ -77,17 +77,27 @@ class GoldCase:
             gap = float(np.min(np.abs(y[o][:, None] - y[normal][None, :])))
         else:
             gap = float("nan")
-        return {"n": self.n, "eps": self.eps, "rho": self.rho, "n_outliers": int(len(o)),
-                "groups": [list(g) for g in self.groups], "labelling": self.labelling, "tries": self.tries,
-                "min_outlier_normal_gap": gap, **self.params}
+        return {
+            "n": self.n,
+            "eps": self.eps,
+            "rho": self.rho,
+            "n_outliers": int(len(o)),
+            "groups": [list(g) for g in self.groups],
+            "labelling": self.labelling,
+            "tries": self.tries,
+            "min_outlier_normal_gap": gap,
+            **self.params,
+        }
 
 
 def injected_count(n: int, rho: float) -> int:
     """K = (1 − ρ)·n, which the generator requires to be a positive integer (exact arithmetic)."""
     K = outlier_budget(n, rho)
     if K.denominator != 1 or K < 1:
-        raise ValueError(f"the synthetic generator injects K = (1 - rho) * n outliers, which must be a positive "
-                         f"integer; got n={n}, rho={rho} (K = {float(K):g})")
+        raise ValueError(
+            f"the synthetic generator injects K = (1 - rho) * n outliers, which must be a positive "
+            f"integer; got n={n}, rho={rho} (K = {float(K):g})"
+        )
     return int(K)
 
 
@@ -109,9 +119,20 @@ def _raw(gen: np.random.Generator, n: int, eps: float, K: int, kind: str, margin
     return np.r_[ul, o, uu], np.arange(len(ul), len(ul) + K)
 
 
-def gold_synthetic(n: int, eps: float, kind: str, seed: SeedLike | np.random.Generator, *, rho: float = 0.9,
-                   margin: float = 0.25, spread: float = 1.0, lo: float = 0.02, hi: float = 0.98,
-                   n_outliers: int | None = None, max_tries: int = 100) -> GoldCase:
+def gold_synthetic(
+    n: int,
+    eps: float,
+    kind: str,
+    seed: SeedLike | np.random.Generator,
+    *,
+    rho: float = 0.9,
+    margin: float = 0.25,
+    spread: float = 1.0,
+    lo: float = 0.02,
+    hi: float = 0.98,
+    n_outliers: int | None = None,
+    max_tries: int = 100,
+) -> GoldCase:
     """One synthetic GOLD20 instance (see the module docstring).
 
     ``n_outliers`` (default K) injects fewer outliers, e.g. K − 1 for the strict-reading ablation;
@@ -135,7 +156,7 @@ def gold_synthetic(n: int, eps: float, kind: str, seed: SeedLike | np.random.Gen
     for tries in range(1, max_tries + 1):
         raw, block = _raw(gen, n, eps, n_out, kind, margin, spread)
         y = lo + (hi - lo) * (raw - raw.min()) / (raw.max() - raw.min())
-        perm = gen.permutation(n)        # arm a holds raw value perm[a]
+        perm = gen.permutation(n)  # arm a holds raw value perm[a]
         means = y[perm]
         inv = np.empty(n, dtype=np.int64)
         inv[perm] = np.arange(n)
@@ -144,7 +165,10 @@ def gold_synthetic(n: int, eps: float, kind: str, seed: SeedLike | np.random.Gen
         strict = label_groups(means, eps, rho, reading="strict").groups
         strict_ok = len(strict) == 0 if n_out == K else (len(strict) == 1 and np.array_equal(strict[0], truth))
         if len(groups) == 1 and np.array_equal(groups[0], truth) and strict_ok:
-            return GoldCase(means, truth, (tuple(int(a) for a in truth),), float(eps), float(rho), "def3.2",
-                            params, tries)
-    raise RuntimeError(f"gold_synthetic(n={n}, eps={eps}, kind={kind!r}): no draw in {max_tries} tries had the "
-                       f"injected block as its only (eps, rho)-outlier group; margin={margin} is probably too small")
+            return GoldCase(
+                means, truth, (tuple(int(a) for a in truth),), float(eps), float(rho), "def3.2", params, tries
+            )
+    raise RuntimeError(
+        f"gold_synthetic(n={n}, eps={eps}, kind={kind!r}): no draw in {max_tries} tries had the "
+        f"injected block as its only (eps, rho)-outlier group; margin={margin} is probably too small"
+    )

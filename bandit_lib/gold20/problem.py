@@ -140,7 +140,7 @@ def neighbourhood_distances(values) -> np.ndarray:
         return np.zeros(0)
     u = np.unique(v)
     g = np.diff(u)
-    diamond_u = np.maximum(np.r_[g, 0.0], np.r_[0.0, g])   # per distinct value
+    diamond_u = np.maximum(np.r_[g, 0.0], np.r_[0.0, g])  # per distinct value
     return diamond_u[np.searchsorted(u, v)]
 
 
@@ -182,8 +182,11 @@ def satisfies_definition_31(y, j: int, N_u, N_l, eps, rho, reading: str = "inclu
         raise ValueError(f"N_l must hold arms with means below y[{j}]={y[j]!r}; got N_l={low.tolist()}")
     D = max(max_neighbourhood_distance(y[up]), max_neighbourhood_distance(y[low]))
     bound = (1.0 + eps) * D
-    return (_sizes_ok(up.size, low.size, n, K, reading)
-            and delta_min(y[j], y[up]) > bound and delta_min(y[j], y[low]) > bound)
+    return (
+        _sizes_ok(up.size, low.size, n, K, reading)
+        and delta_min(y[j], y[up]) > bound
+        and delta_min(y[j], y[low]) > bound
+    )
 
 
 def is_outlier_group(y, group, eps, rho, reading: str = "inclusive") -> bool:
@@ -248,7 +251,7 @@ def label_groups(y, eps, rho, reading: str = "inclusive") -> Labels:
     eps, K, reading = check_eps(eps), outlier_budget(n, rho), check_reading(reading)
     u, inverse, counts, cum = _distinct(y)
     d = len(u)
-    gaps = np.diff(u)                      # gaps[t] = u[t+1] - u[t]
+    gaps = np.diff(u)  # gaps[t] = u[t+1] - u[t]
     # pre[a] = max gap inside u[0..a-1]; suf[c] = max gap inside u[c+1..d-1]
     pre = np.zeros(d + 1)
     for a in range(2, d + 1):
@@ -276,7 +279,8 @@ def label_groups(y, eps, rho, reading: str = "inclusive") -> Labels:
         if not (a2 <= a1 and c1 <= c2):
             raise RuntimeError(
                 f"LABEL found valid outlier groups that are not nested (distinct-value blocks {a1}..{c1} and "
-                f"{a2}..{c2}) for eps={eps!r}, rho={rho!r}; no ranking can respect both")
+                f"{a2}..{c2}) for eps={eps!r}, rho={rho!r}; no ranking can respect both"
+            )
     arms_of = [np.flatnonzero((inverse >= a) & (inverse <= c)) for a, c in blocks]
     outliers = arms_of[-1] if arms_of else np.zeros(0, dtype=np.int64)
     return Labels(tuple(arms_of), outliers, "def3.2", K, reading)
@@ -299,7 +303,7 @@ def label_arms(y, eps, rho, reading: str = "inclusive") -> Labels:
     d = len(u)
     gaps = np.diff(u)
     f = 1.0 + eps
-    skip_max = math.ceil(K)                # arms left out of N_l ∪ N_u (j's value included) < ... <= K
+    skip_max = math.ceil(K)  # arms left out of N_l ∪ N_u (j's value included) < ... <= K
     flagged = np.zeros(d, dtype=bool)
     for t in range(d):
         # low candidates: None (empty) or inner end q < t; (d_l, outer end p for a given bound)

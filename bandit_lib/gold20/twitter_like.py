@@ -48,9 +48,18 @@ def _log_uniform(gen: np.random.Generator, low: float, high: float) -> float:
     return float(np.exp(gen.uniform(np.log(low), np.log(high))))
 
 
-def gold_twitter_keyword(seed: SeedLike, w: int, *, eps: float = 2.5, rho: float = 0.9, sigma: float = 1.0,
-                         margin: float = 0.25, spread: float = 0.5, n: int = N_REGIONS,
-                         max_tries: int = 1000) -> GoldCase:
+def gold_twitter_keyword(
+    seed: SeedLike,
+    w: int,
+    *,
+    eps: float = 2.5,
+    rho: float = 0.9,
+    sigma: float = 1.0,
+    margin: float = 0.25,
+    spread: float = 0.5,
+    n: int = N_REGIONS,
+    max_tries: int = 1000,
+) -> GoldCase:
     """Keyword ``w`` of the stand-in (see the module docstring)."""
     w = check_int("w", w, minimum=0)
     eps = check_positive("eps", eps)
@@ -78,10 +87,25 @@ def gold_twitter_keyword(seed: SeedLike, w: int, *, eps: float = 2.5, rho: float
         groups = label_groups(means, eps, rho).groups
         arms = label_arms(means, eps, rho).outliers
         if len(groups) >= 1 and np.array_equal(groups[-1], truth) and np.array_equal(arms, truth):
-            params = {"kind": "twitter", "name": f"kw{w + 1:02d}", "base_rate": base, "sigma": sigma,
-                      "margin": margin, "spread": spread, "injected": k_w}
-            return GoldCase(means, truth, tuple(tuple(int(a) for a in G) for G in groups), float(eps), float(rho),
-                            "def3.1", params, tries)
+            params = {
+                "kind": "twitter",
+                "name": f"kw{w + 1:02d}",
+                "base_rate": base,
+                "sigma": sigma,
+                "margin": margin,
+                "spread": spread,
+                "injected": k_w,
+            }
+            return GoldCase(
+                means,
+                truth,
+                tuple(tuple(int(a) for a in G) for G in groups),
+                float(eps),
+                float(rho),
+                "def3.1",
+                params,
+                tries,
+            )
     raise RuntimeError(f"gold_twitter keyword {w}: no valid draw in {max_tries} tries")
 
 

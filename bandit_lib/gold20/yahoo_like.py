@@ -42,8 +42,17 @@ VARIANTS = ("main", "realistic")
 N_OUTLIERS = 3
 
 
-def yahoo_day(seed: SeedLike, day: str, *, variant: str = "main", eps: float = 2.5, rho: float = 0.9,
-              margin: float = 0.25, spread: float = 0.5, max_tries: int = 1000) -> GoldCase:
+def yahoo_day(
+    seed: SeedLike,
+    day: str,
+    *,
+    variant: str = "main",
+    eps: float = 2.5,
+    rho: float = 0.9,
+    margin: float = 0.25,
+    spread: float = 0.5,
+    max_tries: int = 1000,
+) -> GoldCase:
     """One day of the stand-in (see the module docstring)."""
     day = check_choice("day", day, DAYS)
     variant = check_choice("variant", variant, VARIANTS)
@@ -72,10 +81,18 @@ def yahoo_day(seed: SeedLike, day: str, *, variant: str = "main", eps: float = 2
         arms = label_arms(means, eps, rho).outliers
         if np.array_equal(arms, truth):
             groups = label_groups(means, eps, rho).groups
-            params = {"kind": "yahoo", "name": day, "variant": variant, "two_sided": bool(n_low), "margin": margin,
-                      "spread": spread, "def32_outliers": [int(a) for a in (groups[-1] if groups else [])]}
-            return GoldCase(means, truth, (tuple(int(a) for a in truth),), float(eps), float(rho), "def3.1",
-                            params, tries)
+            params = {
+                "kind": "yahoo",
+                "name": day,
+                "variant": variant,
+                "two_sided": bool(n_low),
+                "margin": margin,
+                "spread": spread,
+                "def32_outliers": [int(a) for a in (groups[-1] if groups else [])],
+            }
+            return GoldCase(
+                means, truth, (tuple(int(a) for a in truth),), float(eps), float(rho), "def3.1", params, tries
+            )
     raise RuntimeError(f"yahoo_like day {day} ({variant}): no valid draw in {max_tries} tries")
 
 

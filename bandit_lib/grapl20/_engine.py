@@ -60,8 +60,30 @@ def count_wrong(c, s, tau, cls_ref, cls_paper):
 
 
 @njit(cache=True)
-def _run_exact(P, s, counts, kind, keys, means, scale, values, offsets, horizon, tau, eps, alpha, gamma, c,
-               printed, schedule, cls_ref, cls_paper, pulls, wrong_ref, wrong_paper):
+def _run_exact(
+    P,
+    s,
+    counts,
+    kind,
+    keys,
+    means,
+    scale,
+    values,
+    offsets,
+    horizon,
+    tau,
+    eps,
+    alpha,
+    gamma,
+    c,
+    printed,
+    schedule,
+    cls_ref,
+    cls_paper,
+    pulls,
+    wrong_ref,
+    wrong_paper,
+):
     u = np.empty(s.shape[0])
     adaptive = schedule.shape[0] == 0
     for t in range(horizon):
@@ -74,9 +96,37 @@ def _run_exact(P, s, counts, kind, keys, means, scale, values, offsets, horizon,
 
 
 @njit(cache=True)
-def _run_cg(indptr, indices, data, diag_pos, b, s, counts, kind, keys, means, scale, values, offsets, horizon,
-            tau, eps, alpha, gamma, c, printed, schedule, rtol, maxiter, cls_ref, cls_paper, pulls, wrong_ref,
-            wrong_paper, iterations):
+def _run_cg(
+    indptr,
+    indices,
+    data,
+    diag_pos,
+    b,
+    s,
+    counts,
+    kind,
+    keys,
+    means,
+    scale,
+    values,
+    offsets,
+    horizon,
+    tau,
+    eps,
+    alpha,
+    gamma,
+    c,
+    printed,
+    schedule,
+    rtol,
+    maxiter,
+    cls_ref,
+    cls_paper,
+    pulls,
+    wrong_ref,
+    wrong_paper,
+    iterations,
+):
     adaptive = schedule.shape[0] == 0
     unconverged = 0
     for t in range(horizon):
@@ -121,12 +171,26 @@ def check_common(tape, system, horizon, tau, eps, gamma, offset, solver, rtol, m
     return horizon, tau, eps, gamma, bool(offset), rtol, maxiter, schedule
 
 
-def run_fast(tape: RewardTape, system: GraphSystem, horizon: int, *, tau: float, eps: float, gamma: float,
-             alpha: float = 0.0, offset: bool = True, solver: str = "exact", rtol: float = 1e-5,
-             maxiter: int | None = None, index: str = "sqrt_n_plus_alpha", schedule=None) -> ThresholdRun:
+def run_fast(
+    tape: RewardTape,
+    system: GraphSystem,
+    horizon: int,
+    *,
+    tau: float,
+    eps: float,
+    gamma: float,
+    alpha: float = 0.0,
+    offset: bool = True,
+    solver: str = "exact",
+    rtol: float = 1e-5,
+    maxiter: int | None = None,
+    index: str = "sqrt_n_plus_alpha",
+    schedule=None,
+) -> ThresholdRun:
     """GrAPL (``schedule=None``) or Algorithm 1 (``schedule`` = the arms to pull) on a fresh tape."""
     horizon, tau, eps, gamma, offset, rtol, maxiter, schedule = check_common(
-        tape, system, horizon, tau, eps, gamma, offset, solver, rtol, maxiter, schedule)
+        tape, system, horizon, tau, eps, gamma, offset, solver, rtol, maxiter, schedule
+    )
     alpha = check_nonnegative("alpha", alpha)
     printed = check_choice("index", index, INDEX_FORMS) == "printed"
     tape.require_fresh()
@@ -143,16 +207,66 @@ def run_fast(tape: RewardTape, system: GraphSystem, horizon: int, *, tau: float,
     iterations, unconverged = None, 0
     if solver == "exact":
         P = system.inverse.copy()
-        _run_exact(P, s, counts, *tape.arrays, horizon, tau, eps, alpha, gamma, c, printed, sched,
-                   cls_ref, cls_paper, pulls, wrong_ref, wrong_paper)
+        _run_exact(
+            P,
+            s,
+            counts,
+            *tape.arrays,
+            horizon,
+            tau,
+            eps,
+            alpha,
+            gamma,
+            c,
+            printed,
+            sched,
+            cls_ref,
+            cls_paper,
+            pulls,
+            wrong_ref,
+            wrong_paper,
+        )
     else:
         L = system.L_lambda
         iterations = np.empty(horizon, dtype=np.int64)
-        unconverged = int(_run_cg(L.indptr, L.indices, L.data.copy(), system.diag_pos, np.zeros(n), s, counts,
-                                  *tape.arrays, horizon, tau, eps, alpha, gamma, c, printed, sched, rtol, maxiter,
-                                  cls_ref, cls_paper, pulls, wrong_ref, wrong_paper, iterations))
+        unconverged = int(
+            _run_cg(
+                L.indptr,
+                L.indices,
+                L.data.copy(),
+                system.diag_pos,
+                np.zeros(n),
+                s,
+                counts,
+                *tape.arrays,
+                horizon,
+                tau,
+                eps,
+                alpha,
+                gamma,
+                c,
+                printed,
+                sched,
+                rtol,
+                maxiter,
+                cls_ref,
+                cls_paper,
+                pulls,
+                wrong_ref,
+                wrong_paper,
+                iterations,
+            )
+        )
     # The engine read the tape without moving its read positions; record what it consumed.
     tape.counts[:] = counts
-    return ThresholdRun(tau=tau, pulls=pulls, counts=counts, mu_hat=c + s, wrong_ref=wrong_ref,
-                        wrong_paper=wrong_paper, n_judged_paper=int(np.count_nonzero(cls_paper)),
-                        cg_iterations=iterations, cg_unconverged=unconverged)
+    return ThresholdRun(
+        tau=tau,
+        pulls=pulls,
+        counts=counts,
+        mu_hat=c + s,
+        wrong_ref=wrong_ref,
+        wrong_paper=wrong_paper,
+        n_judged_paper=int(np.count_nonzero(cls_paper)),
+        cg_iterations=iterations,
+        cg_unconverged=unconverged,
+    )

@@ -50,34 +50,77 @@ def round_robin_schedule(n_arms: int, horizon: int) -> np.ndarray:
     return np.arange(horizon, dtype=np.int64) % n_arms
 
 
-def algorithm1(tape: RewardTape, graph, schedule, *, tau: float, eps: float, gamma: float, lam: float | None = None,
-               offset: bool = True, solver: str = "exact", rtol: float = 1e-5, maxiter: int | None = None,
-               horizon: int | None = None) -> ThresholdRun:
+def algorithm1(
+    tape: RewardTape,
+    graph,
+    schedule,
+    *,
+    tau: float,
+    eps: float,
+    gamma: float,
+    lam: float | None = None,
+    offset: bool = True,
+    solver: str = "exact",
+    rtol: float = 1e-5,
+    maxiter: int | None = None,
+    horizon: int | None = None,
+) -> ThresholdRun:
     """Run Algorithm 1 along ``schedule`` (its first ``horizon`` entries; all by default)."""
     system = as_system(graph, lam)
     horizon = len(np.asarray(schedule)) if horizon is None else horizon
     horizon, tau, eps, gamma, offset, rtol, maxiter, schedule = check_common(
-        tape, system, horizon, tau, eps, gamma, offset, solver, rtol, maxiter, schedule)
+        tape, system, horizon, tau, eps, gamma, offset, solver, rtol, maxiter, schedule
+    )
     tape.require_fresh()
     est = GraphEstimator(system, gamma=gamma, tau=tau, offset=offset, solver=solver, rtol=rtol, maxiter=maxiter)
     wrong = np.empty((horizon, 2), dtype=np.int64)
     iterations, unconverged = np.empty(horizon, dtype=np.int64), 0
     for t in range(horizon):
-        i = int(schedule[t])                 # determined non-adaptively
+        i = int(schedule[t])  # determined non-adaptively
         est.update(i, tape.pull(i))
         wrong[t] = wrong_counts(est.mu_hat, tape.means, tau, eps)
         iterations[t] = est.cg_iterations
         unconverged += not est.cg_converged
-    return ThresholdRun(tau=tau, pulls=schedule.copy(), counts=est.counts.copy(), mu_hat=est.mu_hat,
-                        wrong_ref=wrong[:, 0], wrong_paper=wrong[:, 1],
-                        n_judged_paper=n_judged_paper(tape.means, tau, eps),
-                        cg_iterations=iterations if solver == "cg" else None, cg_unconverged=unconverged)
+    return ThresholdRun(
+        tau=tau,
+        pulls=schedule.copy(),
+        counts=est.counts.copy(),
+        mu_hat=est.mu_hat,
+        wrong_ref=wrong[:, 0],
+        wrong_paper=wrong[:, 1],
+        n_judged_paper=n_judged_paper(tape.means, tau, eps),
+        cg_iterations=iterations if solver == "cg" else None,
+        cg_unconverged=unconverged,
+    )
 
 
-def algorithm1_fast(tape: RewardTape, graph, schedule, *, tau: float, eps: float, gamma: float,
-                    lam: float | None = None, offset: bool = True, solver: str = "exact", rtol: float = 1e-5,
-                    maxiter: int | None = None, horizon: int | None = None) -> ThresholdRun:
+def algorithm1_fast(
+    tape: RewardTape,
+    graph,
+    schedule,
+    *,
+    tau: float,
+    eps: float,
+    gamma: float,
+    lam: float | None = None,
+    offset: bool = True,
+    solver: str = "exact",
+    rtol: float = 1e-5,
+    maxiter: int | None = None,
+    horizon: int | None = None,
+) -> ThresholdRun:
     """Algorithm 1 on the numba engine: the same estimate as :func:`algorithm1`, much faster."""
     horizon = len(np.asarray(schedule)) if horizon is None else horizon
-    return run_fast(tape, as_system(graph, lam), horizon, tau=tau, eps=eps, gamma=gamma, offset=offset,
-                    solver=solver, rtol=rtol, maxiter=maxiter, schedule=schedule)
+    return run_fast(
+        tape,
+        as_system(graph, lam),
+        horizon,
+        tau=tau,
+        eps=eps,
+        gamma=gamma,
+        offset=offset,
+        solver=solver,
+        rtol=rtol,
+        maxiter=maxiter,
+        schedule=schedule,
+    )

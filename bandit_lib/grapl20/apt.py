@@ -23,8 +23,12 @@ from bandit_lib.grapl20.problem import ThresholdRun, classes_paper, classes_ref,
 def _check(tape, horizon, tau, eps, warmup):
     if not isinstance(tape, RewardTape):
         raise TypeError(f"tape must be a RewardTape; got {type(tape).__name__}")
-    return (check_int("horizon", horizon, minimum=1), check_real("tau", tau), check_nonnegative("eps", eps),
-            check_int("warmup", warmup, minimum=1))
+    return (
+        check_int("horizon", horizon, minimum=1),
+        check_real("tau", tau),
+        check_nonnegative("eps", eps),
+        check_int("warmup", warmup, minimum=1),
+    )
 
 
 def apt(tape: RewardTape, horizon: int, *, tau: float, eps: float, warmup: int = 2) -> ThresholdRun:
@@ -45,13 +49,37 @@ def apt(tape: RewardTape, horizon: int, *, tau: float, eps: float, warmup: int =
         counts[i] += 1
         pulls[t] = i
         wrong[t] = wrong_counts(sums / counts, tape.means, tau, eps)
-    return ThresholdRun(tau=tau, pulls=pulls, counts=counts, mu_hat=sums / counts, wrong_ref=wrong[:, 0],
-                        wrong_paper=wrong[:, 1], n_judged_paper=n_judged_paper(tape.means, tau, eps))
+    return ThresholdRun(
+        tau=tau,
+        pulls=pulls,
+        counts=counts,
+        mu_hat=sums / counts,
+        wrong_ref=wrong[:, 0],
+        wrong_paper=wrong[:, 1],
+        n_judged_paper=n_judged_paper(tape.means, tau, eps),
+    )
 
 
 @njit(cache=True)
-def _apt_kernel(kind, keys, means, scale, values, offsets, horizon, tau, eps, warmup, cls_ref, cls_paper,
-                sums, counts, pulls, wrong_ref, wrong_paper):
+def _apt_kernel(
+    kind,
+    keys,
+    means,
+    scale,
+    values,
+    offsets,
+    horizon,
+    tau,
+    eps,
+    warmup,
+    cls_ref,
+    cls_paper,
+    sums,
+    counts,
+    pulls,
+    wrong_ref,
+    wrong_paper,
+):
     n = sums.shape[0]
     for j in range(warmup):
         for i in range(n):
@@ -90,7 +118,16 @@ def apt_fast(tape: RewardTape, horizon: int, *, tau: float, eps: float, warmup: 
     sums, counts = np.zeros(n), np.zeros(n, dtype=np.int64)
     pulls = np.empty(horizon, dtype=np.int64)
     wrong_ref, wrong_paper = np.empty(horizon, dtype=np.int64), np.empty(horizon, dtype=np.int64)
-    _apt_kernel(*tape.arrays, horizon, tau, eps, warmup, cls_ref, cls_paper, sums, counts, pulls, wrong_ref, wrong_paper)
+    _apt_kernel(
+        *tape.arrays, horizon, tau, eps, warmup, cls_ref, cls_paper, sums, counts, pulls, wrong_ref, wrong_paper
+    )
     tape.counts[:] = counts
-    return ThresholdRun(tau=tau, pulls=pulls, counts=counts, mu_hat=sums / counts, wrong_ref=wrong_ref,
-                        wrong_paper=wrong_paper, n_judged_paper=int(np.count_nonzero(cls_paper)))
+    return ThresholdRun(
+        tau=tau,
+        pulls=pulls,
+        counts=counts,
+        mu_hat=sums / counts,
+        wrong_ref=wrong_ref,
+        wrong_paper=wrong_paper,
+        n_judged_paper=int(np.count_nonzero(cls_paper)),
+    )

@@ -270,8 +270,17 @@ class GraphEstimator:
     default, as scipy).
     """
 
-    def __init__(self, system: GraphSystem, *, gamma: float, tau: float, offset: bool = True,
-                 solver: str = "exact", rtol: float = 1e-5, maxiter: int | None = None):
+    def __init__(
+        self,
+        system: GraphSystem,
+        *,
+        gamma: float,
+        tau: float,
+        offset: bool = True,
+        solver: str = "exact",
+        rtol: float = 1e-5,
+        maxiter: int | None = None,
+    ):
         if not isinstance(system, GraphSystem):
             raise TypeError(f"system must be a GraphSystem (see graph_system); got {type(system).__name__}")
         self.system = system
@@ -284,10 +293,10 @@ class GraphEstimator:
         self.maxiter = 10 * n if maxiter is None else check_int("maxiter", maxiter, minimum=1)
         self.c = self.tau if self.offset else 0.0
         self.counts = np.zeros(n, dtype=np.int64)
-        self.s = np.zeros(n)                       # s = mu_hat - c = V^{-1} b
+        self.s = np.zeros(n)  # s = mu_hat - c = V^{-1} b
         self.b = np.zeros(n)
         self.V_data = system.L_lambda.data.copy()  # V = L_lambda + N/gamma, same sparsity
-        self.logdet_ratio = 0.0                    # log det V_t - log det L_lambda
+        self.logdet_ratio = 0.0  # log det V_t - log det L_lambda
         self.cg_iterations = 0
         self.cg_converged = True
         self.P = system.inverse.copy() if self.solver == "exact" else None
@@ -318,7 +327,7 @@ class GraphEstimator:
         self.V_data[self.system.diag_pos[i]] += 1.0 / self.gamma
         self.b[i] += (x - self.c) / self.gamma
         if self.solver == "exact":
-            u = self.P[:, i].copy()                       # V_{t-1}^{-1} e_i
+            u = self.P[:, i].copy()  # V_{t-1}^{-1} e_i
             k = self.gamma + u[i]
             self.logdet_ratio += np.log1p(u[i] / self.gamma)  # matrix determinant lemma
             self.s += u * ((x - self.c - self.s[i]) / k)

@@ -57,9 +57,22 @@ def grapl_index(mu_hat, counts, tau: float, eps: float, alpha: float, index: str
     return delta * np.sqrt(counts + alpha)
 
 
-def grapl(tape: RewardTape, graph, horizon: int, *, tau: float, eps: float, gamma: float, alpha: float,
-          lam: float | None = None, offset: bool = True, solver: str = "exact", rtol: float = 1e-5,
-          maxiter: int | None = None, index: str = "sqrt_n_plus_alpha") -> ThresholdRun:
+def grapl(
+    tape: RewardTape,
+    graph,
+    horizon: int,
+    *,
+    tau: float,
+    eps: float,
+    gamma: float,
+    alpha: float,
+    lam: float | None = None,
+    offset: bool = True,
+    solver: str = "exact",
+    rtol: float = 1e-5,
+    maxiter: int | None = None,
+    index: str = "sqrt_n_plus_alpha",
+) -> ThresholdRun:
     """Run GrAPL for ``horizon`` rounds on a fresh reward tape (readable reference).
 
     ``graph`` is a networkx graph (nodes in ``graph.nodes`` order are the arms) or a
@@ -67,7 +80,8 @@ def grapl(tape: RewardTape, graph, horizon: int, *, tau: float, eps: float, gamm
     """
     system = as_system(graph, lam)
     horizon, tau, eps, gamma, offset, rtol, maxiter, _ = check_common(
-        tape, system, horizon, tau, eps, gamma, offset, solver, rtol, maxiter)
+        tape, system, horizon, tau, eps, gamma, offset, solver, rtol, maxiter
+    )
     alpha = check_nonnegative("alpha", alpha)
     check_choice("index", index, INDEX_FORMS)
     tape.require_fresh()
@@ -75,23 +89,55 @@ def grapl(tape: RewardTape, graph, horizon: int, *, tau: float, eps: float, gamm
     pulls, wrong = np.empty(horizon, dtype=np.int64), np.empty((horizon, 2), dtype=np.int64)
     iterations, unconverged = np.empty(horizon, dtype=np.int64), 0
     for t in range(horizon):
-        z = grapl_index(est.mu_hat, est.counts, tau, eps, alpha, index)   # uses mu_hat_{t-1}, n_{t-1}
-        i = int(np.argmin(z))                                             # ties -> lowest index
+        z = grapl_index(est.mu_hat, est.counts, tau, eps, alpha, index)  # uses mu_hat_{t-1}, n_{t-1}
+        i = int(np.argmin(z))  # ties -> lowest index
         est.update(i, tape.pull(i))
         pulls[t] = i
         wrong[t] = wrong_counts(est.mu_hat, tape.means, tau, eps)
         iterations[t] = est.cg_iterations
         unconverged += not est.cg_converged
-    return ThresholdRun(tau=tau, pulls=pulls, counts=est.counts.copy(), mu_hat=est.mu_hat,
-                        wrong_ref=wrong[:, 0], wrong_paper=wrong[:, 1],
-                        n_judged_paper=n_judged_paper(tape.means, tau, eps),
-                        cg_iterations=iterations if solver == "cg" else None, cg_unconverged=unconverged)
+    return ThresholdRun(
+        tau=tau,
+        pulls=pulls,
+        counts=est.counts.copy(),
+        mu_hat=est.mu_hat,
+        wrong_ref=wrong[:, 0],
+        wrong_paper=wrong[:, 1],
+        n_judged_paper=n_judged_paper(tape.means, tau, eps),
+        cg_iterations=iterations if solver == "cg" else None,
+        cg_unconverged=unconverged,
+    )
 
 
-def grapl_fast(tape: RewardTape, graph, horizon: int, *, tau: float, eps: float, gamma: float, alpha: float,
-               lam: float | None = None, offset: bool = True, solver: str = "exact", rtol: float = 1e-5,
-               maxiter: int | None = None, index: str = "sqrt_n_plus_alpha") -> ThresholdRun:
+def grapl_fast(
+    tape: RewardTape,
+    graph,
+    horizon: int,
+    *,
+    tau: float,
+    eps: float,
+    gamma: float,
+    alpha: float,
+    lam: float | None = None,
+    offset: bool = True,
+    solver: str = "exact",
+    rtol: float = 1e-5,
+    maxiter: int | None = None,
+    index: str = "sqrt_n_plus_alpha",
+) -> ThresholdRun:
     """GrAPL on the numba engine: the same pulls and estimate as :func:`grapl`, much faster."""
     check_real("alpha", alpha)
-    return run_fast(tape, as_system(graph, lam), horizon, tau=tau, eps=eps, gamma=gamma, alpha=alpha,
-                    offset=offset, solver=solver, rtol=rtol, maxiter=maxiter, index=index)
+    return run_fast(
+        tape,
+        as_system(graph, lam),
+        horizon,
+        tau=tau,
+        eps=eps,
+        gamma=gamma,
+        alpha=alpha,
+        offset=offset,
+        solver=solver,
+        rtol=rtol,
+        maxiter=maxiter,
+        index=index,
+    )

@@ -25,7 +25,9 @@ def no_graph(tape: RewardTape, schedule, *, tau: float, eps: float) -> Threshold
     if schedule.ndim != 1 or schedule.size == 0 or not np.issubdtype(schedule.dtype, np.integer):
         raise TypeError(f"schedule must be a non-empty 1-D array of arm indices; got {schedule!r}")
     if schedule.min() < 0 or schedule.max() >= tape.n_arms:
-        raise ValueError(f"schedule must hold arm indices in 0..{tape.n_arms - 1}; got {schedule.min()}..{schedule.max()}")
+        raise ValueError(
+            f"schedule must hold arm indices in 0..{tape.n_arms - 1}; got {schedule.min()}..{schedule.max()}"
+        )
     tape.require_fresh()
     n = tape.n_arms
     sums, counts = np.zeros(n), np.zeros(n, dtype=np.int64)
@@ -48,6 +50,12 @@ def no_graph(tape: RewardTape, schedule, *, tau: float, eps: float) -> Threshold
         mu_hat[i] = sums[i] / counts[i]
         total += np.subtract(arm_errors(i), before)
         wrong[t] = total
-    return ThresholdRun(tau=tau, pulls=schedule.astype(np.int64), counts=counts, mu_hat=mu_hat,
-                        wrong_ref=wrong[:, 0], wrong_paper=wrong[:, 1],
-                        n_judged_paper=n_judged_paper(tape.means, tau, eps))
+    return ThresholdRun(
+        tau=tau,
+        pulls=schedule.astype(np.int64),
+        counts=counts,
+        mu_hat=mu_hat,
+        wrong_ref=wrong[:, 0],
+        wrong_paper=wrong[:, 1],
+        n_judged_paper=n_judged_paper(tape.means, tau, eps),
+    )

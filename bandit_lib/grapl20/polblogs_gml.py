@@ -43,7 +43,7 @@ def parse_polblogs_gml(text: str) -> tuple[nx.Graph, np.ndarray]:
     if match is None:
         raise ValueError("not a GML graph: no 'graph [' block found")
     if not re.search(r"\bmultigraph\s+1\b", text):
-        text = text[: match.end()] + "\n  multigraph 1" + text[match.end():]
+        text = text[: match.end()] + "\n  multigraph 1" + text[match.end() :]
     try:
         raw = nx.parse_gml(text, label="id")
     except nx.NetworkXError as exc:

@@ -45,8 +45,15 @@ def largest_component(graph: nx.Graph) -> nx.Graph:
     return sub
 
 
-def polblogs_like(seed: SeedLike, *, sizes: tuple[int, int] = (586, 636), mean_degree: float = 32.0,
-                  max_degree: float = 350.0, tail: float = 1.4, mixed: float = 0.15) -> tuple[nx.Graph, np.ndarray]:
+def polblogs_like(
+    seed: SeedLike,
+    *,
+    sizes: tuple[int, int] = (586, 636),
+    mean_degree: float = 32.0,
+    max_degree: float = 350.0,
+    tail: float = 1.4,
+    mixed: float = 0.15,
+) -> tuple[nx.Graph, np.ndarray]:
     """``(graph, means)`` of the stand-in; means are the 0/1 block labels of the kept nodes."""
     n0 = check_int("sizes[0]", sizes[0], minimum=2)
     n1 = check_int("sizes[1]", sizes[1], minimum=2)
@@ -98,8 +105,12 @@ def graph_statistics(graph: nx.Graph, means) -> dict:
         vote[b] += w * (1 if means[a] == 1 else -1)
     disagree = np.mean(np.where(means == 1, vote < 0, vote > 0))
     return {
-        "nodes": len(nodes), "edges": len(edges), "label 1": int(means.sum()), "label 0": int((means == 0).sum()),
-        "mean degree": float(deg.mean()), "max degree": int(deg.max()),
+        "nodes": len(nodes),
+        "edges": len(edges),
+        "label 1": int(means.sum()),
+        "label 0": int((means == 0).sum()),
+        "mean degree": float(deg.mean()),
+        "max degree": int(deg.max()),
         "cross-label edge fraction": cross / max(len(edges), 1),
         "disagreeing nodes": float(disagree),
     }

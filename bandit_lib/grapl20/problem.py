@@ -103,7 +103,7 @@ def complexity_H_star(means, tau: float, eps: float) -> float:
     r"""H_* = Σ_{j: |μ_j − τ| ≥ ε} |μ_j − τ|^{-2} (Prop. 3.6, oracle allocation)."""
     d, eps = _gaps(means, tau, eps)
     far = d[(d >= eps) & (d > 0)]
-    return float(np.sum(far ** -2.0))
+    return float(np.sum(far**-2.0))
 
 
 def n_small(means, tau: float, eps: float) -> int:

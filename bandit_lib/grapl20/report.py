@@ -35,14 +35,31 @@ def figure_panels(payloads: dict, figure: str, gammas, metric: str, axes, *, log
     apt = payloads[f"{figure},apt"]
     floor = None
     if log:
-        floor = 0.5 * min(smallest_positive(payloads[f"{figure},gamma={g:g}"]["curves"]["GrAPL"][metric]) for g in gammas)
+        floor = 0.5 * min(
+            smallest_positive(payloads[f"{figure},gamma={g:g}"]["curves"]["GrAPL"][metric]) for g in gammas
+        )
     for ax, g in zip(axes, gammas):
         p = payloads[f"{figure},gamma={g:g}"]
         for method in ("GrAPL", "Algorithm 1"):
-            band(ax, np.asarray(p["grid"]), p["curves"][method][metric], color=plotting.method_color(method),
-                 label=method, ls=STYLE[method], floor=floor)
-        band(ax, np.asarray(apt["grid"]), apt["curves"]["APT"][metric], color=plotting.method_color("APT"),
-             label="APT", ls=STYLE["APT"], floor=floor, alpha=0.12)
+            band(
+                ax,
+                np.asarray(p["grid"]),
+                p["curves"][method][metric],
+                color=plotting.method_color(method),
+                label=method,
+                ls=STYLE[method],
+                floor=floor,
+            )
+        band(
+            ax,
+            np.asarray(apt["grid"]),
+            apt["curves"]["APT"][metric],
+            color=plotting.method_color("APT"),
+            label="APT",
+            ls=STYLE["APT"],
+            floor=floor,
+            alpha=0.12,
+        )
         ax.set(title=f"γ = {g:g}", xlim=(0, horizon), xlabel="t")
         if log:
             ax.set_yscale("log")
@@ -95,6 +112,8 @@ def tidy(frame, na: str = "—"):
         if name == "γ":
             out[col] = [na if x is None or (isinstance(x, float) and np.isnan(x)) else f"{x:g}" for x in out[col]]
         elif name.startswith("t:") or name.startswith("t =") or "first" in name or name.startswith("wrong at"):
-            out[col] = pd.array([None if v is None or (isinstance(v, float) and np.isnan(v)) else int(v) for v in out[col]],
-                                dtype="Int64")
+            out[col] = pd.array(
+                [None if v is None or (isinstance(v, float) and np.isnan(v)) else int(v) for v in out[col]],
+                dtype="Int64",
+            )
     return out.style.format(precision=4, na_rep=na).hide(axis="index")

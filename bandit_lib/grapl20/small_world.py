@@ -41,8 +41,9 @@ def smooth_signal(graph: nx.Graph, seed: SeedLike, ridge: float = 0.0) -> np.nda
     return np.clip(mu0 + 0.5, 0.0, 1.0)
 
 
-def newman_watts_smooth(n_arms: int, seed: SeedLike, *, k: int = 4, p: float = 0.01,
-                        ridge: float = 0.0) -> tuple[nx.Graph, np.ndarray]:
+def newman_watts_smooth(
+    n_arms: int, seed: SeedLike, *, k: int = 4, p: float = 0.01, ridge: float = 0.0
+) -> tuple[nx.Graph, np.ndarray]:
     """``(graph, means)`` of the Fig. 2 instance (k = 4 neighbours, shortcut probability 0.01)."""
     n_arms = check_int("n_arms", n_arms, minimum=3)
     k = check_int("k", k, minimum=2, maximum=n_arms - 1)

@@ -25,8 +25,15 @@ import networkx as nx
 import numpy as np
 
 from bandit_lib.blas_threads import single_blas_thread
-from bandit_lib.checks import (check_choice, check_int, check_nonnegative, check_open_unit, check_positive,
-                               check_real, check_vector)
+from bandit_lib.checks import (
+    check_choice,
+    check_int,
+    check_nonnegative,
+    check_open_unit,
+    check_positive,
+    check_real,
+    check_vector,
+)
 from bandit_lib.grapl20.estimator import GraphSystem
 from bandit_lib.grapl20.problem import complexity_H
 
@@ -82,8 +89,12 @@ def M_constant(alpha: float, gamma: float, lam: float) -> float:
 
 def T0(H: float, M: float, m: float, gamma: float) -> float:
     r""":math:`T_0 = \gamma H (3M+1)^2 m^2` (eq. 15): the horizon from which Theorem 3.1 applies."""
-    return check_positive("gamma", gamma) * check_positive("H", H) * (3 * check_positive("M", M) + 1) ** 2 \
+    return (
+        check_positive("gamma", gamma)
+        * check_positive("H", H)
+        * (3 * check_positive("M", M) + 1) ** 2
         * check_nonnegative("m", m) ** 2
+    )
 
 
 # ----------------------------------------------------------------------------------- bounds
@@ -98,15 +109,24 @@ def bound_prop22(horizon, gamma, R, H_tilde, m, d_T, lam, form="printed") -> flo
     r"""Prop. 2.2 (Algorithm 1, round robin, T = kN): exp{−f(γ)/(2R²)(√(T/(γH̃)) − m)² + d_T log(1+T/(γλ))}."""
     gamma, R = check_positive("gamma", gamma), check_positive("R", R)
     T = check_positive("horizon", horizon)
-    return _bound(math.sqrt(T / (gamma * check_positive("H_tilde", H_tilde))) - check_nonnegative("m", m),
-                  gamma, R, check_int("d_T", d_T, minimum=1), T, check_positive("lam", lam), form)
+    return _bound(
+        math.sqrt(T / (gamma * check_positive("H_tilde", H_tilde))) - check_nonnegative("m", m),
+        gamma,
+        R,
+        check_int("d_T", d_T, minimum=1),
+        T,
+        check_positive("lam", lam),
+        form,
+    )
 
 
 def bound_thm31(horizon, gamma, R, H, M, m, d_T, lam, form="printed") -> float:
     r"""Theorem 3.1 (GrAPL): exp{−f(γ)/(2R²)(√(T/(γH))/(3M+1) − m)² + d_T log(1+T/(γλ))}."""
     gamma, R = check_positive("gamma", gamma), check_positive("R", R)
     T = check_positive("horizon", horizon)
-    margin = math.sqrt(T / (gamma * check_positive("H", H))) / (3 * check_positive("M", M) + 1) - check_nonnegative("m", m)
+    margin = math.sqrt(T / (gamma * check_positive("H", H))) / (3 * check_positive("M", M) + 1) - check_nonnegative(
+        "m", m
+    )
     return _bound(margin, gamma, R, check_int("d_T", d_T, minimum=1), T, check_positive("lam", lam), form)
 
 
@@ -124,8 +144,9 @@ def lower_bound_cliques(horizon: float, K: int, R: float, H: float, n_arms: int)
 
 
 # ----------------------------------------------------------------------------------- lemmas
-def lemma_a1_radius(sigma, R: float, gamma: float, logdet_ratio: float, delta: float, m: float,
-                    form: str = "printed") -> np.ndarray:
+def lemma_a1_radius(
+    sigma, R: float, gamma: float, logdet_ratio: float, delta: float, m: float, form: str = "printed"
+) -> np.ndarray:
     r"""Lemma A.1: :math:`\sigma_i^t(\kappa\sqrt{\log(|V_t|/(\delta^2|L_\lambda|))} + m)` with
     :math:`\kappa = R/\gamma` (printed) or :math:`R/\sqrt\gamma` (corrected)."""
     sigma = check_vector("sigma", sigma, low=0.0)
@@ -146,8 +167,11 @@ def lemma_a2_bound(sigma0_sq, counts, gamma: float) -> np.ndarray:
 
 def lemma_a3_bound(d_T: int, horizon: float, gamma: float, lam: float) -> float:
     r"""Lemma A.3: :math:`\log(|V_T|/|L_\lambda|) \le 2 d_T \log(1 + T/(\gamma\lambda))`."""
-    return 2 * check_int("d_T", d_T, minimum=1) * math.log1p(
-        check_positive("horizon", horizon) / (check_positive("gamma", gamma) * check_positive("lam", lam)))
+    return (
+        2
+        * check_int("d_T", d_T, minimum=1)
+        * math.log1p(check_positive("horizon", horizon) / (check_positive("gamma", gamma) * check_positive("lam", lam)))
+    )
 
 
 # ----------------------------------------------------------------------------------- cliques
@@ -179,8 +203,19 @@ class GammaStar:
     iterations: int
 
 
-def gamma_star(system: GraphSystem, means, *, tau: float, eps: float, alpha: float, R: float,
-               eigs=None, variant: str = "printed", gamma0: float = 10.0, iters: int = 100) -> GammaStar:
+def gamma_star(
+    system: GraphSystem,
+    means,
+    *,
+    tau: float,
+    eps: float,
+    alpha: float,
+    R: float,
+    eigs=None,
+    variant: str = "printed",
+    gamma0: float = 10.0,
+    iters: int = 100,
+) -> GammaStar:
     r"""γ* of §3.3 by fixed-point iteration (M depends on γ), in one of three variants:
 
     * ``"printed"`` (eq. 22, which reproduces the paper's reported values):

@@ -55,7 +55,9 @@ class Figure:
     caption: str
 
 
-def _compute_unit(compute: Callable[..., Any], seed: np.random.SeedSequence, params: Mapping[str, Any]) -> tuple[Any, float]:
+def _compute_unit(
+    compute: Callable[..., Any], seed: np.random.SeedSequence, params: Mapping[str, Any]
+) -> tuple[Any, float]:
     start = time.perf_counter()
     payload = compute(seed=seed, **params)
     return payload, time.perf_counter() - start
@@ -138,9 +140,15 @@ class Experiment:
         todo = []
         for unit in units:
             record = store.read(self.paper, self.name, unit.key)
-            reason = "recompute requested" if recompute else (
-                "missing" if record is None else record.stale_reason(
-                    params=unit.params, seed=describe(self.seed(unit)), fingerprint=fingerprint
+            reason = (
+                "recompute requested"
+                if recompute
+                else (
+                    "missing"
+                    if record is None
+                    else record.stale_reason(
+                        params=unit.params, seed=describe(self.seed(unit)), fingerprint=fingerprint
+                    )
                 )
             )
             if reason:
@@ -154,13 +162,21 @@ class Experiment:
                 unit = todo[index]
                 payload, elapsed = result
                 store.write(
-                    self.paper, self.name, unit.key,
-                    params=unit.params, seed=describe(self.seed(unit)), fingerprint=fingerprint,
-                    payload=payload, elapsed=elapsed, commit=commit,
+                    self.paper,
+                    self.name,
+                    unit.key,
+                    params=unit.params,
+                    seed=describe(self.seed(unit)),
+                    fingerprint=fingerprint,
+                    payload=payload,
+                    elapsed=elapsed,
+                    commit=commit,
                 )
 
             tasks = [{"compute": self.compute, "seed": self.seed(u), "params": dict(u.params)} for u in todo]
-            run_many(_compute_unit, tasks, jobs=jobs, scheduler=scheduler, desc=self.id, progress=progress, on_result=save)
+            run_many(
+                _compute_unit, tasks, jobs=jobs, scheduler=scheduler, desc=self.id, progress=progress, on_result=save
+            )
         return self.load(profile, store=store)
 
     def load(self, profile: str | None = None, *, store: ResultStore | None = None) -> "Results":

@@ -74,7 +74,11 @@ def _strip_docstrings(tree: ast.AST) -> ast.AST:
         if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
             body = node.body
             first = body[0] if body else None
-            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(first.value.value, str):
+            if (
+                isinstance(first, ast.Expr)
+                and isinstance(first.value, ast.Constant)
+                and isinstance(first.value.value, str)
+            ):
                 node.body = body[1:] or [ast.Pass()]
     return tree
 
@@ -155,7 +159,9 @@ def _closure_and_digests(module: str) -> tuple[dict[str, Path], dict[str, str]]:
         if name != module and is_infrastructure(name):
             return _INFRA_DIGEST
         if name in active:
-            raise ValueError(f"import cycle inside {PACKAGE} through {name!r}: a fingerprint needs an acyclic import graph")
+            raise ValueError(
+                f"import cycle inside {PACKAGE} through {name!r}: a fingerprint needs an acyclic import graph"
+            )
         parsed = _parsed(name)
         if parsed is None:
             raise ValueError(f"module must be an importable Python source module; got module={name!r}")
@@ -164,7 +170,9 @@ def _closure_and_digests(module: str) -> tuple[dict[str, Path], dict[str, str]]:
         for base, attr in parsed.targets:
             target = _target(base, attr)
             if target is None:
-                raise ValueError(f"{name} imports {base}{'.' + attr if attr else ''}, which is not a module of {PACKAGE}")
+                raise ValueError(
+                    f"{name} imports {base}{'.' + attr if attr else ''}, which is not a module of {PACKAGE}"
+                )
             # A module is identified by its digest alone, wherever it lives; a name also by itself.
             digest.update(f"\0{visit(target[0])}:{target[1] or ''}".encode())
         active.discard(name)
@@ -190,5 +198,7 @@ def module_digest(module: str) -> str:
 def code_fingerprint(module: str) -> str:
     """The first 16 hex digits of ``module``'s Merkle digest; ``module`` must not be infrastructure."""
     if is_infrastructure(module):
-        raise ValueError(f"module must be a module that computes results, not infrastructure ({INFRASTRUCTURE}.*); got module={module!r}")
+        raise ValueError(
+            f"module must be a module that computes results, not infrastructure ({INFRASTRUCTURE}.*); got module={module!r}"
+        )
     return module_digest(module)[:16]

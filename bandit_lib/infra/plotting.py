@@ -48,17 +48,19 @@ METHOD_COLORS = {
 def use_style() -> None:
     """Apply the book's style (seaborn whitegrid, colour-blind palette, consistent sizes)."""
     sns.set_theme(context="notebook", style="whitegrid", palette=_PALETTE, font_scale=0.95)
-    mpl.rcParams.update({
-        "figure.figsize": (7.0, 4.0),
-        "figure.dpi": 110,
-        "savefig.dpi": 150,
-        "savefig.bbox": "tight",
-        "axes.spines.top": False,
-        "axes.spines.right": False,
-        "axes.titleweight": "bold",  # DejaVu Sans has no semibold: matplotlib would warn on stderr
-        "legend.frameon": False,
-        "figure.constrained_layout.use": True,
-    })
+    mpl.rcParams.update(
+        {
+            "figure.figsize": (7.0, 4.0),
+            "figure.dpi": 110,
+            "savefig.dpi": 150,
+            "savefig.bbox": "tight",
+            "axes.spines.top": False,
+            "axes.spines.right": False,
+            "axes.titleweight": "bold",  # DejaVu Sans has no semibold: matplotlib would warn on stderr
+            "legend.frameon": False,
+            "figure.constrained_layout.use": True,
+        }
+    )
 
 
 def method_color(name: str):
@@ -71,5 +73,14 @@ def method_color(name: str):
 
 def mark_synthetic(ax: plt.Axes, text: str = "synthetic stand-in") -> None:
     """Label a panel drawn from a synthetic stand-in of a real data set."""
-    ax.text(0.99, 0.01, text, transform=ax.transAxes, ha="right", va="bottom",
-            fontsize="small", style="italic", color="0.35")
+    ax.text(
+        0.99,
+        0.01,
+        text,
+        transform=ax.transAxes,
+        ha="right",
+        va="bottom",
+        fontsize="small",
+        style="italic",
+        color="0.35",
+    )

@@ -30,8 +30,10 @@ def experiment_modules() -> list[ModuleType]:
             continue
         modules.append(module)
         if hasattr(module, "__path__"):
-            modules += [importlib.import_module(f"{module.__name__}.{sub.name}")
-                        for sub in pkgutil.iter_modules(module.__path__)]
+            modules += [
+                importlib.import_module(f"{module.__name__}.{sub.name}")
+                for sub in pkgutil.iter_modules(module.__path__)
+            ]
     return modules
 
 

@@ -17,8 +17,9 @@ from bandit_lib.infra.profiles import PROFILES
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bandit_lib.reproduce", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m bandit_lib.reproduce", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--paper", default="all", help="paper key (e.g. zhuang17) or 'all'")
     parser.add_argument("--experiment", default=None, help="one experiment of the paper")
     parser.add_argument("--profile", default="full", choices=PROFILES)
@@ -36,15 +37,19 @@ def main(argv: list[str] | None = None) -> int:
             status = exp.status(args.profile)
             counts = {k: len(v) for k, v in status.items()}
             bad += counts["stale"] + counts["missing"]
-            print(f"{exp.id:40s} fresh {counts['fresh']:4d}  stale {counts['stale']:4d}  missing {counts['missing']:4d}")
+            print(
+                f"{exp.id:40s} fresh {counts['fresh']:4d}  stale {counts['stale']:4d}  missing {counts['missing']:4d}"
+            )
         return 1 if bad else 0
 
     total = time.perf_counter()
     for exp in experiments:
         start = time.perf_counter()
         results = exp.run(args.profile, jobs=args.jobs, scheduler=args.scheduler, recompute=args.recompute)
-        print(f"{exp.id:40s} {len(results):4d} units  {time.perf_counter() - start:8.1f} s wall  "
-              f"({results.elapsed_seconds:.1f} s of compute in the records)")
+        print(
+            f"{exp.id:40s} {len(results):4d} units  {time.perf_counter() - start:8.1f} s wall  "
+            f"({results.elapsed_seconds:.1f} s of compute in the records)"
+        )
     print(f"total {time.perf_counter() - total:.1f} s")
     return 0
 

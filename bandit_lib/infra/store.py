@@ -81,7 +81,11 @@ def git_commit() -> str | None:
             ["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True, timeout=10, check=True
         ).stdout.strip()
         dirty = subprocess.run(
-            ["git", "status", "--porcelain", "--untracked-files=no"], cwd=root, capture_output=True, text=True, timeout=10
+            ["git", "status", "--porcelain", "--untracked-files=no"],
+            cwd=root,
+            capture_output=True,
+            text=True,
+            timeout=10,
         ).stdout.strip()
         return commit + ("+dirty" if dirty else "")
     except (OSError, subprocess.SubprocessError):

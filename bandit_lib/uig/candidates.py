@@ -42,6 +42,7 @@ from bandit_lib.uig.problem import (
 
 # --- complete side information -------------------------------------------------------------
 
+
 def _two_bfs(sub: np.ndarray) -> np.ndarray:
     """Left anchors of a connected, non-complete UIG (local node ids)."""
     degree = sub.sum(axis=1)
@@ -114,6 +115,7 @@ def candidate_set_from_means(means, eps) -> tuple[np.ndarray, list[np.ndarray]]:
 
 # --- partial side information --------------------------------------------------------------
 
+
 def eliminate_partial(S, D) -> np.ndarray:
     """PSI-OFF: arms not similar to two mutually dissimilar arms (the set B0), sorted.
 
@@ -128,8 +130,9 @@ def eliminate_partial(S, D) -> np.ndarray:
 def simplicial_vertices(A) -> np.ndarray:
     """Vertices whose closed neighbourhood is a clique (PSI-OFF's output when p = 1)."""
     A = check_adjacency("A", A)
-    return np.array([v for v in range(len(A)) if is_clique(A, np.flatnonzero(closed_neighbourhoods(A)[v]))],
-                    dtype=np.int64)
+    return np.array(
+        [v for v in range(len(A)) if is_clique(A, np.flatnonzero(closed_neighbourhoods(A)[v]))], dtype=np.int64
+    )
 
 
 def _feasible_prefix(order: list[int], rest: set[int], S: np.ndarray, D: np.ndarray) -> bool:

@@ -157,7 +157,7 @@ def ckl_indices(xbar, n, group_of, group_shift, n_groups, threshold, kl_code, sc
                 for g in range(G):
                     y = q - group_shift[k, g]
                     a = off[g]
-                    b = a + np.searchsorted(x[off[g]:off[g + 1]], y)  # members with x < y
+                    b = a + np.searchsorted(x[off[g] : off[g + 1]], y)  # members with x < y
                     if b > a:
                         yc = min(max(y, CLIP), 1.0 - CLIP)
                         sw = pw[b] - pw[a]
@@ -230,8 +230,18 @@ def ckl_indices(xbar, n, group_of, group_shift, n_groups, threshold, kl_code, sc
 class CKLUCB:
     """CKL-UCB on the similarity graph ``S`` (see the module docstring for the options)."""
 
-    def __init__(self, S, eps: float, *, kl: str = "gaussian", metric: str = "one_hop", init: bool = True,
-                 sigma: float = 1.0, iters: int = 12, engine: str = "fast"):
+    def __init__(
+        self,
+        S,
+        eps: float,
+        *,
+        kl: str = "gaussian",
+        metric: str = "one_hop",
+        init: bool = True,
+        sigma: float = 1.0,
+        iters: int = 12,
+        engine: str = "fast",
+    ):
         S = check_adjacency("S", S)
         self.eps = check_nonnegative("eps", eps)
         self.kl = check_choice("kl", kl, KLS)

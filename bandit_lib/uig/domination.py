@@ -43,8 +43,9 @@ def domination_number(S_sub) -> int:
     """Size of a minimum dominating set (the integer version of LP P2, solved with MILP)."""
     Cn = _closed(S_sub)
     n = len(Cn)
-    res = milp(c=np.ones(n), constraints=LinearConstraint(Cn, lb=np.ones(n)), integrality=np.ones(n),
-               bounds=Bounds(0, 1))
+    res = milp(
+        c=np.ones(n), constraints=LinearConstraint(Cn, lb=np.ones(n)), integrality=np.ones(n), bounds=Bounds(0, 1)
+    )
     if res.status != 0:
         raise RuntimeError(f"the dominating-set MILP failed: {res.message}")
     return int(round(res.fun))

@@ -48,15 +48,21 @@ class UIGInstance:
         return int(np.argmax(self.means))
 
     def summary(self) -> dict:
-        out = {"K": self.n_arms, "B*": len(self.candidates), "classes": len(self.classes),
-               "components": len(components(self.A)), "best in B*": bool(self.best in self.candidates)}
+        out = {
+            "K": self.n_arms,
+            "B*": len(self.candidates),
+            "classes": len(self.classes),
+            "components": len(components(self.A)),
+            "best in B*": bool(self.best in self.candidates),
+        }
         if self.B0 is not None:
             out.update({"B0": len(self.B0), "C2": float(self.z.sum()), "best in B0": bool(self.best in self.B0)})
         return out
 
 
-def instance_from_means(means, eps: float, *, p: float | None = None, rng: np.random.Generator | None = None,
-                        with_z: bool = True) -> UIGInstance:
+def instance_from_means(
+    means, eps: float, *, p: float | None = None, rng: np.random.Generator | None = None, with_z: bool = True
+) -> UIGInstance:
     """Graph, candidate set and classes of ``means`` at ``eps``; with ``p``, a revelation from ``rng``."""
     means = check_vector("means", means)
     eps = check_nonnegative("eps", eps)
@@ -72,8 +78,16 @@ def instance_from_means(means, eps: float, *, p: float | None = None, rng: np.ra
     return inst
 
 
-def random_instance(rng: np.random.Generator, K: int, eps: float, *, low: float = 0.0, high: float = 1.0,
-                    p: float | None = None, with_z: bool = True) -> UIGInstance:
+def random_instance(
+    rng: np.random.Generator,
+    K: int,
+    eps: float,
+    *,
+    low: float = 0.0,
+    high: float = 1.0,
+    p: float | None = None,
+    with_z: bool = True,
+) -> UIGInstance:
     """Means uniform on [low, high] (drawn first), then the revelation at ``p`` (if given)."""
     rng = check_generator(rng)
     K = check_int("K", K, minimum=1)
@@ -81,8 +95,9 @@ def random_instance(rng: np.random.Generator, K: int, eps: float, *, low: float 
     return instance_from_means(means, eps, p=p, rng=rng, with_z=with_z)
 
 
-def line_instance(K: int, *, top=(1.0, 0.9), connector: float = 0.75, middle_high: float = 0.6,
-                  bottom: float = 0.0) -> np.ndarray:
+def line_instance(
+    K: int, *, top=(1.0, 0.9), connector: float = 0.75, middle_high: float = 0.6, bottom: float = 0.0
+) -> np.ndarray:
     """Means: the ``top`` arms, a ``connector`` arm, then K - len(top) - 1 arms evenly spread on
     [bottom, middle_high]. With eps = 0.3 the top arms form the top class (the connector is
     similar to both, the middle arms to neither), the bottom arm is the bottom class alone, and

@@ -70,8 +70,9 @@ def load_jester(path, *, n_jokes: int = 100) -> np.ndarray:
     out = np.empty((len(rows), n_jokes))
     for r, row in enumerate(rows, start=1):
         if len(row) != n_jokes + 1:
-            raise ValueError(f"{path}, row {r}: expected {n_jokes + 1} columns (a count, then {n_jokes} ratings); "
-                             f"got {len(row)}")
+            raise ValueError(
+                f"{path}, row {r}: expected {n_jokes + 1} columns (a count, then {n_jokes} ratings); got {len(row)}"
+            )
         try:
             values = np.array([float(cell) for cell in row])
         except ValueError as exc:
@@ -81,11 +82,15 @@ def load_jester(path, *, n_jokes: int = 100) -> np.ndarray:
         bad = ~missing & ~((ratings >= LOW) & (ratings <= HIGH))
         if bad.any():
             j = int(np.flatnonzero(bad)[0])
-            raise ValueError(f"{path}, row {r}, joke {j + 1}: a rating must lie in [-10, 10] or be 99 (not rated); "
-                             f"got {ratings[j]!r}")
+            raise ValueError(
+                f"{path}, row {r}, joke {j + 1}: a rating must lie in [-10, 10] or be 99 (not rated); "
+                f"got {ratings[j]!r}"
+            )
         if values[0] != (~missing).sum():
-            raise ValueError(f"{path}, row {r}: the first column says {values[0]:g} jokes were rated, but the row "
-                             f"holds {(~missing).sum()} ratings")
+            raise ValueError(
+                f"{path}, row {r}: the first column says {values[0]:g} jokes were rated, but the row "
+                f"holds {(~missing).sum()} ratings"
+            )
         out[r - 1] = np.where(missing, np.nan, ratings)
     return out
 

@@ -23,8 +23,14 @@ from bandit_lib.seeding import SeedLike, generator
 
 GAUGE = (5, 7, 8, 13, 15, 16, 17, 18, 19, 20)  # 1-based joke numbers
 PARAMETERS = {
-    "quality_mean": 0.9, "quality_sd": 1.6, "quality_clip": 4.0, "user_bias_sd": 2.0, "rank": 3,
-    "taste_sd": 0.9, "noise_sd": 4.0, "min_rated": 36,
+    "quality_mean": 0.9,
+    "quality_sd": 1.6,
+    "quality_clip": 4.0,
+    "user_bias_sd": 2.0,
+    "rank": 3,
+    "taste_sd": 0.9,
+    "noise_sd": 4.0,
+    "min_rated": 36,
 }
 
 

@@ -113,8 +113,13 @@ class LowerBoundLP:
         gaps, lower, rows = self.rows(means, best, sigma)
         if any(not (row > 0).any() for row in rows):
             return np.full(len(means), np.inf), float("inf")
-        res = linprog(c=gaps, A_ub=-np.array(rows) if rows else None, b_ub=-np.ones(len(rows)) if rows else None,
-                      bounds=list(zip(lower, [None] * len(means))), method="highs")
+        res = linprog(
+            c=gaps,
+            A_ub=-np.array(rows) if rows else None,
+            b_ub=-np.ones(len(rows)) if rows else None,
+            bounds=list(zip(lower, [None] * len(means))),
+            method="highs",
+        )
         if res.status != 0:
             raise RuntimeError(f"LP P1 failed: {res.message}")
         return np.asarray(res.x), float(res.fun)

@@ -138,8 +138,16 @@ def _fresh_state(n_arms, members, starts):
     for c in range(m):
         for k in range(starts[c], starts[c + 1]):
             class_of[members[k]] = c
-    return (np.zeros(n_arms, dtype=np.int64), np.zeros(n_arms), np.zeros(m, dtype=np.int64), np.zeros(m),
-            class_of, np.sort(members), np.empty(m), np.empty(members.shape[0]))
+    return (
+        np.zeros(n_arms, dtype=np.int64),
+        np.zeros(n_arms),
+        np.zeros(m, dtype=np.int64),
+        np.zeros(m),
+        class_of,
+        np.sort(members),
+        np.empty(m),
+        np.empty(members.shape[0]),
+    )
 
 
 @njit(cache=True)
@@ -159,8 +167,9 @@ def _hierarchical_ucb(kind, keys, means, scale, values, offsets, members, starts
     position = 0
     for t in range(horizon):
         arm, position = _choose(n, s, class_n, class_s, members, starts, arms, alpha, t, H, L, k0, k1, position)
-        _record(arm, tape_reward(kind, keys, means, scale, values, offsets, arm, n[arm]), n, s, class_n, class_s,
-                class_of)
+        _record(
+            arm, tape_reward(kind, keys, means, scale, values, offsets, arm, n[arm]), n, s, class_n, class_s, class_of
+        )
         out[t] = arm
     return out
 
@@ -198,8 +207,9 @@ def _fresh(stream: DecisionStream) -> DecisionStream:
     return stream
 
 
-def hierarchical_ucb_fast(tape: RewardTape, classes: list[np.ndarray], alpha: float, horizon: int,
-                          stream: DecisionStream) -> np.ndarray:
+def hierarchical_ucb_fast(
+    tape: RewardTape, classes: list[np.ndarray], alpha: float, horizon: int, stream: DecisionStream
+) -> np.ndarray:
     """The numba engine behind LSDT-CSI and UCB1: arms played over ``horizon`` rounds."""
     tape.require_fresh()
     members, starts = _flatten(classes, tape.n_arms)
@@ -209,8 +219,9 @@ def hierarchical_ucb_fast(tape: RewardTape, classes: list[np.ndarray], alpha: fl
     return _hierarchical_ucb(*tape.arrays, members, starts, alpha, horizon, stream.key[0], stream.key[1])
 
 
-def hierarchical_ucb_replay(R, order, classes: list[np.ndarray], alpha: float,
-                            stream: DecisionStream) -> tuple[np.ndarray, np.ndarray]:
+def hierarchical_ucb_replay(
+    R, order, classes: list[np.ndarray], alpha: float, stream: DecisionStream
+) -> tuple[np.ndarray, np.ndarray]:
     """Replay of LSDT-CSI / UCB1 on logged rewards (NaN: not logged): the arms and the users of
     the valid events, as :func:`bandit_lib.uig.recommendation.replay` with the reference policy."""
     R = np.asarray(R, dtype=np.float64)
@@ -223,6 +234,8 @@ def hierarchical_ucb_replay(R, order, classes: list[np.ndarray], alpha: float,
     return _hierarchical_ucb_replay(R, order, members, starts, alpha, stream.key[0], stream.key[1])
 
 
-def run_lsdt_csi_fast(tape: RewardTape, classes, horizon: int, stream: DecisionStream, *, alpha: float = 8.0) -> np.ndarray:
+def run_lsdt_csi_fast(
+    tape: RewardTape, classes, horizon: int, stream: DecisionStream, *, alpha: float = 8.0
+) -> np.ndarray:
     """LSDT-CSI for ``horizon`` rounds on ``tape`` (numba); same arms as :class:`LSDTCSI`."""
     return hierarchical_ucb_fast(tape, classes, alpha, horizon, stream)

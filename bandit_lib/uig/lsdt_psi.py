@@ -50,8 +50,7 @@ def final_epoch(horizon: int, eps: float, lam: float) -> int:
     horizon = check_int("horizon", horizon, minimum=1)
     eps = check_positive("eps", eps)
     lam = check_positive("lam", lam)
-    return min(math.ceil(math.log2(8.0 / (math.sqrt(2.0 * lam) * eps))),
-               math.floor(0.5 * math.log2(horizon / math.e)))
+    return min(math.ceil(math.log2(8.0 / (math.sqrt(2.0 * lam) * eps))), math.floor(0.5 * math.log2(horizon / math.e)))
 
 
 def epoch_targets(z, horizon: int, m: int, lam: float) -> np.ndarray:
@@ -63,8 +62,19 @@ def epoch_targets(z, horizon: int, m: int, lam: float) -> np.ndarray:
 class LSDTPSI:
     """LSDT-PSI's online step on ``candidates`` with type-S adjacency ``S`` (over all arms)."""
 
-    def __init__(self, candidates, S, horizon: int, eps: float, stream: DecisionStream, *, lam: float = 1 / 8,
-                 beta: float = 0.5, ucb_alpha: float = 2.0, z=None):
+    def __init__(
+        self,
+        candidates,
+        S,
+        horizon: int,
+        eps: float,
+        stream: DecisionStream,
+        *,
+        lam: float = 1 / 8,
+        beta: float = 0.5,
+        ucb_alpha: float = 2.0,
+        z=None,
+    ):
         S = check_adjacency("S", S)
         self.arms = check_arms("candidates", candidates, len(S))
         self.horizon = check_int("horizon", horizon, minimum=1)
@@ -87,9 +97,9 @@ class LSDTPSI:
         # Epoch state, over local indices 0..|V'|-1.
         self.m = 0
         self.delta = 1.0
-        self.active = np.ones(len(self.arms), dtype=bool)   # B_m
-        self.play = np.ones(len(self.arms), dtype=bool)     # S_m
-        self.epochs: list[dict] = []                         # what each epoch did (for the book)
+        self.active = np.ones(len(self.arms), dtype=bool)  # B_m
+        self.play = np.ones(len(self.arms), dtype=bool)  # S_m
+        self.epochs: list[dict] = []  # what each epoch did (for the book)
         self.phase = "epoch"
         self._start_epoch()
 
@@ -116,8 +126,9 @@ class LSDTPSI:
         _, mean, width = self.pooled()
         best = np.max(np.where(self.active, mean - width, -np.inf))
         survive = self.active & (mean + width + self.eps > best)
-        self.epochs.append({"m": self.m, "active": int(self.active.sum()), "played": int(self.t),
-                            "survivors": int(survive.sum())})
+        self.epochs.append(
+            {"m": self.m, "active": int(self.active.sum()), "played": int(self.t), "survivors": int(survive.sum())}
+        )
         self.active = survive
         self.play = (self.closed & survive[None, :]).any(axis=1)
         self.m += 1

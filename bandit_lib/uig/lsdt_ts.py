@@ -58,8 +58,18 @@ class LSDTTSComplete:
 class LSDTTSPartial:
     """LSDT-TS with partial side information: Thompson sampling with pooled-posterior elimination."""
 
-    def __init__(self, candidates, S, horizon: int, eps: float, rng: np.random.Generator, *, lam: float = 1 / 8,
-                 every: int = 10, samples: int = 200):
+    def __init__(
+        self,
+        candidates,
+        S,
+        horizon: int,
+        eps: float,
+        rng: np.random.Generator,
+        *,
+        lam: float = 1 / 8,
+        every: int = 10,
+        samples: int = 200,
+    ):
         S = check_adjacency("S", S)
         self.arms = check_arms("candidates", candidates, len(S))
         self.horizon = check_int("horizon", horizon, minimum=1)

@@ -44,8 +44,18 @@ LEADERS = ("candidates", "all")
 class OSSB:
     """OSSB on the graph ``A`` with Gaussian rewards of variance ``sigma**2``."""
 
-    def __init__(self, A, stream: DecisionStream, *, sigma: float = 1.0, solver: str = "closed_form",
-                 eps_o: float = 0.0, gamma_o: float = 0.0, candidates=None, leader: str = "all"):
+    def __init__(
+        self,
+        A,
+        stream: DecisionStream,
+        *,
+        sigma: float = 1.0,
+        solver: str = "closed_form",
+        eps_o: float = 0.0,
+        gamma_o: float = 0.0,
+        candidates=None,
+        leader: str = "all",
+    ):
         self.A = check_adjacency("A", A)
         self.candidates = candidate_set_complete(self.A) if candidates is None else np.asarray(candidates)
         self.sigma = check_positive("sigma", sigma)

@@ -40,6 +40,7 @@ class NotUnitIntervalGraph(ValueError):
 
 # --- construction and validation -----------------------------------------------------------
 
+
 def similarity_graph(means, eps) -> np.ndarray:
     r"""Adjacency of :math:`G^*_\epsilon`: ``|mu_i - mu_j| < eps`` for i != j."""
     means = check_vector("means", means)
@@ -92,6 +93,7 @@ def from_networkx(G: nx.Graph) -> np.ndarray:
 
 
 # --- basic structure -----------------------------------------------------------------------
+
 
 def closed_neighbourhoods(A) -> np.ndarray:
     """``N[i]`` as the rows of ``A | I``."""
@@ -148,6 +150,7 @@ def is_clique(A, nodes=None) -> bool:
 
 
 # --- recognition ---------------------------------------------------------------------------
+
 
 def is_umbrella_ordering(A, order) -> bool:
     """Whether every closed neighbourhood is a contiguous block of ``order`` (a UIG certificate)."""
@@ -238,6 +241,7 @@ def check_unit_interval_graph(A, order=None) -> np.ndarray:
 
 
 # --- partial revelation --------------------------------------------------------------------
+
 
 def reveal(A, p_s, p_d, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
     r"""Partial side information (S, D): each edge of ``A`` is revealed as type-S with

@@ -34,7 +34,9 @@ def _ratings(name: str, R) -> np.ndarray:
         raise ValueError(f"{name} must be a 2-D array (users, jokes); got shape {R.shape}")
     rated = ~np.isnan(R)
     if ((R[rated] < 0) | (R[rated] > 1)).any():
-        raise ValueError(f"{name} must hold normalised ratings in [0, 1] (NaN = not rated); got {R[rated].min()!r}..{R[rated].max()!r}")
+        raise ValueError(
+            f"{name} must hold normalised ratings in [0, 1] (NaN = not rated); got {R[rated].min()!r}..{R[rated].max()!r}"
+        )
     return R
 
 
@@ -43,8 +45,8 @@ def pair_distances(R_train) -> np.ndarray:
     R = _ratings("R_train", R_train)
     M = (~np.isnan(R)).astype(np.float64)
     X = np.nan_to_num(R)
-    co = M.T @ M                     # co[i, j]: users who rated both
-    sums = X.T @ M                   # sums[i, j]: ratings of i by users who also rated j
+    co = M.T @ M  # co[i, j]: users who rated both
+    sums = X.T @ M  # sums[i, j]: ratings of i by users who also rated j
     with np.errstate(divide="ignore", invalid="ignore"):
         d = np.abs(sums - sums.T) / co
     d[co == 0] = np.nan
@@ -134,5 +136,9 @@ def replay(policy: RegretPolicy, rewards, order) -> dict:
 def replay_outcome(R, arms, users) -> dict:
     """What a replay reports, from the arms and users of its valid events."""
     rewards = np.asarray(R)[users, arms]
-    return {"arms": arms, "users": users, "valid": len(arms),
-            "mean_reward": float(rewards.mean()) if len(arms) else float("nan")}
+    return {
+        "arms": arms,
+        "users": users,
+        "valid": len(arms),
+        "mean_reward": float(rewards.mean()) if len(arms) else float("nan"),
+    }

@@ -15,10 +15,24 @@ from bandit_lib.infra.plotting import method_color
 
 # The paper's Tables I and II (milliseconds, MATLAB R2014b, machine not stated): its numbers, shown
 # beside ours, never used as ours.
-PAPER_TABLE_I = {"UCB1": 9.7, "TS": 37.6, "CKL-UCB": 849.5, "OSUB": 880.3, "OSSB": 3.3e5,
-                 "LSDT-CSI (offline)": 14.1, "LSDT-CSI (online)": 18.6, "UCB1 on B*": 9.1}
-PAPER_TABLE_II = {"UCB1": 10.3, "TS": 38.3, "CKL-UCB": 354.2, "LSDT-PSI (offline)": 12.6,
-                  "LSDT-PSI (online)": 161.4, "UCB1 on B0": 10.1}
+PAPER_TABLE_I = {
+    "UCB1": 9.7,
+    "TS": 37.6,
+    "CKL-UCB": 849.5,
+    "OSUB": 880.3,
+    "OSSB": 3.3e5,
+    "LSDT-CSI (offline)": 14.1,
+    "LSDT-CSI (online)": 18.6,
+    "UCB1 on B*": 9.1,
+}
+PAPER_TABLE_II = {
+    "UCB1": 10.3,
+    "TS": 38.3,
+    "CKL-UCB": 354.2,
+    "LSDT-PSI (offline)": 12.6,
+    "LSDT-PSI (online)": 161.4,
+    "UCB1 on B0": 10.1,
+}
 
 REPRODUCED, PARTLY, NOT = "reproduced", "partly", "not reproduced"
 
@@ -46,6 +60,7 @@ def style(policy: str) -> dict:
 
 # --- regret ------------------------------------------------------------------------------
 
+
 def regret_long(results) -> pd.DataFrame:
     """One row per (repetition, policy, horizon) from a regret experiment's results."""
     frames = []
@@ -55,8 +70,9 @@ def regret_long(results) -> pd.DataFrame:
         for policy, values in payload["regret"].items():
             arr = np.asarray(values, dtype=float)
             reps = np.repeat(np.arange(first, first + arr.shape[0]), arr.shape[1])
-            frames.append(pd.DataFrame({"rep": reps, "policy": policy, "T": np.tile(grid, arr.shape[0]),
-                                        "regret": arr.ravel()}))
+            frames.append(
+                pd.DataFrame({"rep": reps, "policy": policy, "T": np.tile(grid, arr.shape[0]), "regret": arr.ravel()})
+            )
     return pd.concat(frames, ignore_index=True)
 
 
@@ -83,8 +99,14 @@ def paired(df: pd.DataFrame, a: str, b: str, T: int | None = None, value: str = 
     wide = sub.pivot_table(index="rep", columns="policy", values=value)
     d = (wide[a] - wide[b]).dropna()
     half = 1.96 * d.std(ddof=1) / np.sqrt(len(d)) if len(d) > 1 else np.inf
-    return {"a": float(wide[a].mean()), "b": float(wide[b].mean()), "diff": float(d.mean()),
-            "low": float(d.mean() - half), "high": float(d.mean() + half), "n": int(len(d))}
+    return {
+        "a": float(wide[a].mean()),
+        "b": float(wide[b].mean()),
+        "diff": float(d.mean()),
+        "low": float(d.mean() - half),
+        "high": float(d.mean() + half),
+        "n": int(len(d)),
+    }
 
 
 def beats_verdict(df: pd.DataFrame, a: str, b: str) -> tuple[str, str]:
@@ -100,10 +122,13 @@ def beats_verdict(df: pd.DataFrame, a: str, b: str) -> tuple[str, str]:
     lower = [means[(a, t)] < means[(b, t)] for t in horizons]
     last = paired(df, a, b, horizons[-1])
     significant = last["high"] < 0
-    verdict = (REPRODUCED if all(lower) and significant else
-               PARTLY if significant or sum(lower) > len(lower) / 2 else NOT)
-    ours = (f"{last['a']:.1f} vs {last['b']:.1f} at T = {horizons[-1]} (paired diff {last['diff']:+.1f} "
-            f"[{last['low']:+.1f}, {last['high']:+.1f}]); lower at {sum(lower)}/{len(lower)} horizons")
+    verdict = (
+        REPRODUCED if all(lower) and significant else PARTLY if significant or sum(lower) > len(lower) / 2 else NOT
+    )
+    ours = (
+        f"{last['a']:.1f} vs {last['b']:.1f} at T = {horizons[-1]} (paired diff {last['diff']:+.1f} "
+        f"[{last['low']:+.1f}, {last['high']:+.1f}]); lower at {sum(lower)}/{len(lower)} horizons"
+    )
     return ours, verdict
 
 
@@ -120,14 +145,21 @@ def plot_regret(ax, summary: pd.DataFrame, policies, *, band: bool = True, label
             continue
         k = seen.get(base_name(policy), 0)
         seen[base_name(policy)] = k + 1
-        ax.plot(part["T"], part["mean"], label=label(policy) if label else policy, lw=1.6, color=color(policy),
-                ls=LINESTYLES[k % len(LINESTYLES)])
+        ax.plot(
+            part["T"],
+            part["mean"],
+            label=label(policy) if label else policy,
+            lw=1.6,
+            color=color(policy),
+            ls=LINESTYLES[k % len(LINESTYLES)],
+        )
         if band:
             ax.fill_between(part["T"], part["low"], part["high"], color=color(policy), alpha=0.15, lw=0)
     ax.set(xlabel="horizon T", ylabel="cumulative regret")
 
 
 # --- timing ------------------------------------------------------------------------------
+
 
 def timing_table(results, setting: str) -> pd.DataFrame:
     """Median milliseconds per run of ours beside the paper's table."""
@@ -140,13 +172,19 @@ def timing_table(results, setting: str) -> pd.DataFrame:
         key = next((k for k in paper if column == k or column.startswith(k + " (") and k in ("CKL-UCB", "OSSB")), None)
         if column == "UCB1 (numba)" or column == "LSDT-CSI (online, numba)":
             key = None
-        rows.append({"algorithm": column, "paper (ms)": paper.get(key) if key else np.nan,
-                     "ours, median (ms)": float(frame[column].median()),
-                     "ours, max (ms)": float(frame[column].max())})
+        rows.append(
+            {
+                "algorithm": column,
+                "paper (ms)": paper.get(key) if key else np.nan,
+                "ours, median (ms)": float(frame[column].median()),
+                "ours, max (ms)": float(frame[column].max()),
+            }
+        )
     return pd.DataFrame(rows)
 
 
 # --- scorecard ---------------------------------------------------------------------------
+
 
 def spearman(x, y) -> float:
     return float(stats.spearmanr(x, y).statistic)

@@ -36,8 +36,9 @@ def binarise(reward: float, rng: np.random.Generator) -> int:
 class ThompsonSampling:
     """Thompson sampling on ``arms`` (all arms when None)."""
 
-    def __init__(self, n_arms: int, rng: np.random.Generator, *, arms=None, model: str = "bernoulli",
-                 sigma: float = 1.0):
+    def __init__(
+        self, n_arms: int, rng: np.random.Generator, *, arms=None, model: str = "bernoulli", sigma: float = 1.0
+    ):
         n_arms = check_int("n_arms", n_arms, minimum=1)
         self.arms = np.arange(n_arms) if arms is None else check_arms("arms", arms, n_arms)
         self.rng = check_generator(rng)

@@ -52,13 +52,17 @@ class UCB1:
         self.t += 1
 
 
-def run_ucb1_fast(tape: RewardTape, horizon: int, stream: DecisionStream, *, arms=None, alpha: float = 2.0) -> np.ndarray:
+def run_ucb1_fast(
+    tape: RewardTape, horizon: int, stream: DecisionStream, *, arms=None, alpha: float = 2.0
+) -> np.ndarray:
     """UCB1 for ``horizon`` rounds on ``tape`` (numba); same arms as :class:`UCB1`."""
     arms = np.arange(tape.n_arms) if arms is None else check_arms("arms", arms, tape.n_arms)
     return hierarchical_ucb_fast(tape, [np.array([a]) for a in arms], alpha, horizon, stream)
 
 
-def replay_ucb1_fast(R, order, stream: DecisionStream, *, arms=None, alpha: float = 2.0) -> tuple[np.ndarray, np.ndarray]:
+def replay_ucb1_fast(
+    R, order, stream: DecisionStream, *, arms=None, alpha: float = 2.0
+) -> tuple[np.ndarray, np.ndarray]:
     """Replay of UCB1 on logged rewards (numba): the arms and users of the valid events, as
     ``bandit_lib.uig.recommendation.replay(UCB1(...), R, order)``."""
     n_arms = np.asarray(R).shape[1]

@@ -46,15 +46,26 @@ from numba import njit
 
 from bandit_lib.checks import check_choice, check_int, check_nonnegative, check_open_unit
 from bandit_lib.zhuang17.intervals import (
-    AGRESTI_COULL, HOEFFDING, L_DELTA, TH_DELTA, IntervalState, check_ci, delta_prime_nb,
-    evaluate_kernel, hoeffding_beta_nb, is_active_nb, l_value_nb, threshold_nb, z_value_nb,
+    AGRESTI_COULL,
+    HOEFFDING,
+    L_DELTA,
+    TH_DELTA,
+    IntervalState,
+    check_ci,
+    delta_prime_nb,
+    evaluate_kernel,
+    hoeffding_beta_nb,
+    is_active_nb,
+    l_value_nb,
+    threshold_nb,
+    z_value_nb,
 )
 from bandit_lib.runner import Outcome
 from bandit_lib.tapes import philox_block, pull_sum, uniform_of
 from bandit_lib.tapes import BERNOULLI, REPLAY, RewardTape
 
 ENGINES = ("fast", "reference")
-U = 2.0 ** -53
+U = 2.0**-53
 # Relative margin on z, L and l at the epoch ends: scipy's erfcinv and libm's log are accurate
 # to a few ulps (measured: 4.4e-16 relative for erfcinv), far inside this.
 FN_MARGIN = 1e-12
@@ -103,7 +114,9 @@ def check_count(count: str, n: int, delta: float, batch: int, init_pulls: int) -
         return 1
     first = delta_prime_nb(float(n * init_pulls) / batch, n, delta)
     if not first < 1.0:
-        raise ValueError(f"count='batches' needs delta'(n * init_pulls / batch) < 1; got {first!r} with n={n}, batch={batch}")
+        raise ValueError(
+            f"count='batches' needs delta'(n * init_pulls / batch) < 1; got {first!r} with n={n}, batch={batch}"
+        )
     return batch
 
 
@@ -144,8 +157,9 @@ class KSigmaRun:
 
     def update(self) -> IntervalState:
         """UPDATE(): estimates, all radii with delta'(T), and the active set (Eq. 1-3)."""
-        mu, sig, theta, bth, _ = evaluate_kernel(self.s, self.m, self.T, self.k, self.delta, *self.codes,
-                                                 self._yhat, self._beta, self._active)
+        mu, sig, theta, bth, _ = evaluate_kernel(
+            self.s, self.m, self.T, self.k, self.delta, *self.codes, self._yhat, self._beta, self._active
+        )
         return IntervalState(self._yhat.copy(), mu, sig, theta, self._beta.copy(), bth, self._active.copy())
 
     def theta(self) -> tuple[np.ndarray, float]:
@@ -226,7 +240,7 @@ def _resum(s, m, yhat, family, z2lo, st_b2, st_d, st_inv):
             W0 += b2
             W1 += t1
             W2 += t2
-            rel = g + (8.0 + 4.0 * _kappa(p)) * U   # the summation and this term's own rounding
+            rel = g + (8.0 + 4.0 * _kappa(p)) * U  # the summation and this term's own rounding
             e0 += rel * b2
             e1 += rel * abs(t1)
             e2 += rel * t2
@@ -234,8 +248,31 @@ def _resum(s, m, yhat, family, z2lo, st_b2, st_d, st_inv):
 
 
 @njit(cache=True)
-def _margins(n, k, family, R, th_mode, var_f, Yc, eS1, eS2, vlo, vhi, y0, W0c, W2c, eW0, eW1, eW2, kmaxc,
-             ratio3, llo, Llo, lhi, Lhi):
+def _margins(
+    n,
+    k,
+    family,
+    R,
+    th_mode,
+    var_f,
+    Yc,
+    eS1,
+    eS2,
+    vlo,
+    vhi,
+    y0,
+    W0c,
+    W2c,
+    eW0,
+    eW1,
+    eW2,
+    kmaxc,
+    ratio3,
+    llo,
+    Llo,
+    lhi,
+    Lhi,
+):
     """Margins of the certified intervals, valid for every state of the window.
 
     Inputs are the window's caps (max|yhat| <= Yc, var_f in [vlo, vhi], W0 <= W0c, W2 <= W2c,
@@ -255,31 +292,31 @@ def _margins(n, k, family, R, th_mode, var_f, Yc, eS1, eS2, vlo, vhi, y0, W0c, W
     """
     g = _gamma(n)
     # mu_f = S1 * fl(1/n) and S2 * fl(1/n) carry 3u relative rounding each
-    Emu = 2.0 * (2.0 * eS1 / n + 3.0 * U * Yc)                                  # |mu_f - mu|
-    Evar = 2.0 * (2.0 * eS2 / n + 8.0 * U * Yc * Yc + (2.0 * Yc + Emu) * Emu)   # |var_f - var|
-    Emr = 2.0 * (g + U) * Yc                                                     # |mu_ref - mu|
-    Evr = 2.0 * (g * (vhi + Evar) + 2.0 * Emr * Emr)                              # |var_ref - var|
+    Emu = 2.0 * (2.0 * eS1 / n + 3.0 * U * Yc)  # |mu_f - mu|
+    Evar = 2.0 * (2.0 * eS2 / n + 8.0 * U * Yc * Yc + (2.0 * Yc + Emu) * Emu)  # |var_f - var|
+    Emr = 2.0 * (g + U) * Yc  # |mu_ref - mu|
+    Evr = 2.0 * (g * (vhi + Evar) + 2.0 * Emr * Emr)  # |var_ref - var|
     if not (vlo > 4.0 * (Evar + Evr)):
-        return 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0   # sigma too close to 0 to bound
+        return 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0  # sigma too close to 0 to bound
     rvlo = math.sqrt(vlo)
     rvhi = math.sqrt(vhi + Evar + Evr)
-    Esig = Evar / rvlo + 2.0 * U * rvhi                                          # |sig_f - sig|
-    Esr = (Evar + Evr) / rvlo + 6.0 * U * rvhi                                   # |sig_f - sig_ref|
+    Esig = Evar / rvlo + 2.0 * U * rvhi  # |sig_f - sig|
+    Esr = (Evar + Evr) / rvlo + 6.0 * U * rvhi  # |sig_f - sig_ref|
     TH = 2.0 * (Emu + Emr + k * Esr + 8.0 * U * (Yc + Emu + Emr + k * rvhi))
-    smin = math.sqrt(vlo - Evar - Evr) * (1.0 - 4.0 * U)                         # below sig_f, sig, sig_ref
+    smin = math.sqrt(vlo - Evar - Evr) * (1.0 - 4.0 * U)  # below sig_f, sig, sig_ref
     mag = 2.0 * (Yc + k * rvhi) + TH
     if family == HOEFFDING:
         F = g + 16.0 * U
         C_LO = R * R * llo * Llo / (2.0 * n) * (1.0 - F) * (1.0 - F)
         C_HI = R * R * lhi * Lhi / (2.0 * n) * (1.0 + F) * (1.0 + F)
         return 1.0, TH, mag + 2.0 * math.sqrt(C_HI * n), 0.0, 0.0, 0.0, F, 1.0, C_LO, C_HI
-    D = Yc + abs(y0)                                                             # bound on |yhat_i - y0|
+    D = Yc + abs(y0)  # bound on |yhat_i - y0|
     sq = math.sqrt(n - 1.0)
     if th_mode == TH_DELTA:
         Bc = k / smin
         Ac = 1.0 + Bc * (abs(y0) + Yc)
         dc_f = (k / n) * (Emu + sq * Esig) / smin
-        G = (sq * rvhi + Emr + Emu) / smin          # bound on |(yhat_i - mu_ref) / sig_ref|
+        G = (sq * rvhi + Emr + Emu) / smin  # bound on |(yhat_i - mu_ref) / sig_ref|
         dc_ref = (k / n) * (Emr + sq * (Esr + Esig)) / smin
     else:
         Bc = k / math.sqrt(smin)
@@ -288,20 +325,21 @@ def _margins(n, k, family, R, th_mode, var_f, Yc, eS1, eS2, vlo, vhi, y0, W0c, W
         dc_f = (k / n) * Yc * Esig / (2.0 * s15)
         G = Yc / math.sqrt(smin)
         dc_ref = (k / n) * Yc * (Esr + Esig) / (2.0 * s15)
-    dc_f += 4.0 * U * (Ac + 1.0 + Bc * D) / n       # rounding of the fast A, B
-    dc_ref += 8.0 * U * (1.0 + k * G) / n           # rounding of the reference's c_i
+    dc_f += 4.0 * U * (Ac + 1.0 + Bc * D) / n  # rounding of the fast A, B
+    dc_ref += 8.0 * U * (1.0 + k * G) / n  # rounding of the reference's c_i
     W0u = W0c + 2.0 * eW0
     W2u = W2c + 2.0 * eW2
-    W1abs = math.sqrt(W0u * W2u)                    # >= sum_i |d_i| b_i^2 (Cauchy–Schwarz)
+    W1abs = math.sqrt(W0u * W2u)  # >= sum_i |d_i| b_i^2 (Cauchy–Schwarz)
     nn = float(n) * float(n)
     A2 = Ac * Ac
     AB = Ac * Bc
     B2 = Bc * Bc
-    EQ = (A2 * 2.0 * eW0 + 2.0 * AB * 2.0 * eW1 + B2 * 2.0 * eW2) / nn \
-        + 12.0 * U * (A2 * W0u + 2.0 * AB * W1abs + B2 * W2u) / nn
+    EQ = (A2 * 2.0 * eW0 + 2.0 * AB * 2.0 * eW1 + B2 * 2.0 * eW2) / nn + 12.0 * U * (
+        A2 * W0u + 2.0 * AB * W1abs + B2 * W2u
+    ) / nn
     rw0 = math.sqrt(W0u)
     RR = math.sqrt(ratio3)
-    F = g + (40.0 + 4.0 * kmaxc) * U                # the reference's radii carry (c0 + c1 kappa) u
+    F = g + (40.0 + 4.0 * kmaxc) * U  # the reference's radii carry (c0 + c1 kappa) u
     MLO = (dc_f + dc_ref * RR) * rw0
     MHI = (dc_f + dc_ref) * rw0 * RR
     mag += 2.0 * ((1.0 + k * G) / n + dc_ref) * rw0 * RR
@@ -355,7 +393,7 @@ def certify_step(y, b_lo, b_hi, th_f, q, mg, eq_inv, family):
         x = gap / (1.0 - F) + MLO
         if x * x * (1.0 + 8.0 * U) < (q - EQ) * (1.0 - 2.0 * U):
             return 1
-    out = max(y - (th_f + TH), (th_f - TH) - y) - b_hi - tol   # distance beyond every theta
+    out = max(y - (th_f + TH), (th_f - TH) - y) - b_hi - tol  # distance beyond every theta
     if out < 0.0:
         return 0
     if family == HOEFFDING:
@@ -374,7 +412,7 @@ def _beta_interval(s_j, m_j, family, R, z2lo, ratio3, Llo, Lhi):
     if family == HOEFFDING:
         return hoeffding_beta_nb(m_j, Llo, R) * (1.0 - 8.0 * U), hoeffding_beta_nb(m_j, Lhi, R) * (1.0 + 8.0 * U)
     b2, p = _ac_b2(s_j, m_j, z2lo)
-    rel = (16.0 + 4.0 * _kappa(p)) * U   # kappa decreases in z when p~ > 1/2, and is at most 3 otherwise
+    rel = (16.0 + 4.0 * _kappa(p)) * U  # kappa decreases in z when p~ > 1/2, and is at most 3 otherwise
     b = math.sqrt(b2)
     return b * (1.0 - rel), b * math.sqrt(ratio3) * (1.0 + rel)
 
@@ -426,13 +464,39 @@ def _window_z(T, n, batch, cap, k, delta, family, l_fixed, l_inner, z_mode):
 
 
 @njit(cache=True)
-def _verify(s, m, T, k, delta, family, R, l_fixed, l_inner, z_mode, th_mode, th_f, q, mg, eq_inv, b_lo, b_hi,
-            i, need_i, decided, act_i, cert_i, vy, vb, va):
+def _verify(
+    s,
+    m,
+    T,
+    k,
+    delta,
+    family,
+    R,
+    l_fixed,
+    l_inner,
+    z_mode,
+    th_mode,
+    th_f,
+    q,
+    mg,
+    eq_inv,
+    b_lo,
+    b_hi,
+    i,
+    need_i,
+    decided,
+    act_i,
+    cert_i,
+    vy,
+    vb,
+    va,
+):
     """Count the certified claims that the exact UPDATE() contradicts (tests expect none)."""
     valid, TH, MAG, EQ, MLO, MHI, F, RR, C_LO, C_HI = mg
     bad = 0
-    vmu, vsig, vth, vbt, vn = evaluate_kernel(s, m, T, k, delta, family, R, l_fixed, l_inner, z_mode, th_mode,
-                                              vy, vb, va)
+    vmu, vsig, vth, vbt, vn = evaluate_kernel(
+        s, m, T, k, delta, family, R, l_fixed, l_inner, z_mode, th_mode, vy, vb, va
+    )
     if abs(vth - th_f) > TH:
         bad += 1
     if family == HOEFFDING:
@@ -453,8 +517,30 @@ def _verify(s, m, T, k, delta, family, R, l_fixed, l_inner, z_mode, th_mode, th_
 
 
 @njit(cache=True)
-def wrr_kernel(kind, keys, means, scale, values, offsets, k, delta, cap, batch, init_pulls, rho,
-               family, R, l_fixed, l_inner, z_mode, th_mode, verify, s, m, stats):
+def wrr_kernel(
+    kind,
+    keys,
+    means,
+    scale,
+    values,
+    offsets,
+    k,
+    delta,
+    cap,
+    batch,
+    init_pulls,
+    rho,
+    family,
+    R,
+    l_fixed,
+    l_inner,
+    z_mode,
+    th_mode,
+    verify,
+    s,
+    m,
+    stats,
+):
     """WRR (RR when rho = 1) on a tape; fills s, m; returns (T, capped, theta).
 
     ``stats``: [exact UPDATEs, verification failures, certified steps, steps, windows].
@@ -479,8 +565,9 @@ def wrr_kernel(kind, keys, means, scale, values, offsets, k, delta, cap, batch, 
         s[i] = pull_sum(kind, keys, means, scale, values, offsets, blocks, words, i, 0, init_pulls, s[i])
         m[i] = init_pulls
     T = n * init_pulls
-    mu, sig, theta, bth, n_act = _exact(s, m, T, k, delta, family, R, l_fixed, l_inner, z_mode, th_mode,
-                                        yhat, beta, active, stats)
+    mu, sig, theta, bth, n_act = _exact(
+        s, m, T, k, delta, family, R, l_fixed, l_inner, z_mode, th_mode, yhat, beta, active, stats
+    )
     if n_act == 0:
         return T, False, theta
     if T >= cap:
@@ -559,10 +646,12 @@ def wrr_kernel(kind, keys, means, scale, values, offsets, k, delta, cap, batch, 
             if fresh:
                 # a new window: z range, exact sums, caps, per-step rounding rates, margins
                 stats[4] += 1
-                T_hi, z2lo, ratio3, llo, Llo, lhi, Lhi = _window_z(T, n, batch, cap, k, delta, family, l_fixed,
-                                                                  l_inner, z_mode)
-                S1, eS1, S2, eS2, Y, y0, W0, eW0, W1, eW1, W2, eW2, pmax = _resum(s, m, yhat, family, z2lo, st_b2,
-                                                                                 st_d, st_inv)
+                T_hi, z2lo, ratio3, llo, Llo, lhi, Lhi = _window_z(
+                    T, n, batch, cap, k, delta, family, l_fixed, l_inner, z_mode
+                )
+                S1, eS1, S2, eS2, Y, y0, W0, eW0, W1, eW1, W2, eW2, pmax = _resum(
+                    s, m, yhat, family, z2lo, st_b2, st_d, st_inv
+                )
                 Yc = 1.25 * Y + 1e-300
                 mu0 = S1 / fn
                 var0 = S2 / fn - mu0 * mu0
@@ -585,9 +674,31 @@ def wrr_kernel(kind, keys, means, scale, values, offsets, k, delta, cap, batch, 
                     rW2 = U * (18.0 + 4.0 * kmaxc) * D * D * W0c
                 # the window lasts at most until T_hi: at most (T_hi - T) steps of rounding growth
                 K = float(T_hi - T)
-                mg = _margins(n, k, family, R, th_mode, var0, Yc, eS1 + K * rS1, eS2 + K * rS2, vlo, vhi, y0,
-                              W0c, W2c, eW0 + K * rW0, eW1 + K * rW1, eW2 + K * rW2, kmaxc, ratio3,
-                              llo, Llo, lhi, Lhi)
+                mg = _margins(
+                    n,
+                    k,
+                    family,
+                    R,
+                    th_mode,
+                    var0,
+                    Yc,
+                    eS1 + K * rS1,
+                    eS2 + K * rS2,
+                    vlo,
+                    vhi,
+                    y0,
+                    W0c,
+                    W2c,
+                    eW0 + K * rW0,
+                    eW1 + K * rW1,
+                    eW2 + K * rW2,
+                    kmaxc,
+                    ratio3,
+                    llo,
+                    Llo,
+                    lhi,
+                    Lhi,
+                )
                 w_lo, w_hi = _beta_interval(s[w], float(m[w]), family, R, z2lo, ratio3, Llo, Lhi)
                 fresh = False
             elif i == w:
@@ -622,22 +733,49 @@ def wrr_kernel(kind, keys, means, scale, values, offsets, k, delta, cap, batch, 
                     if not need_i:
                         b_lo, b_hi = _beta_interval(si, fm, family, R, z2lo, ratio3, Llo, Lhi)
                     q = _q(mu_f, sig_f, W0, W1, W2, y0, inv_nn, k, family, th_mode)
-                    stats[1] += _verify(s, m, T, k, delta, family, R, l_fixed, l_inner, z_mode, th_mode, th_f, q,
-                                        mg, eq_inv, b_lo, b_hi, i, need_i, decided, act_i, cert_i, vy, vb, va)
+                    stats[1] += _verify(
+                        s,
+                        m,
+                        T,
+                        k,
+                        delta,
+                        family,
+                        R,
+                        l_fixed,
+                        l_inner,
+                        z_mode,
+                        th_mode,
+                        th_f,
+                        q,
+                        mg,
+                        eq_inv,
+                        b_lo,
+                        b_hi,
+                        i,
+                        need_i,
+                        decided,
+                        act_i,
+                        cert_i,
+                        vy,
+                        vb,
+                        va,
+                    )
             if decided:
                 stats[2] += 1
                 nonempty = True
             else:
-                mu, sig, theta, bth, n_act = _exact(s, m, T, k, delta, family, R, l_fixed, l_inner, z_mode,
-                                                    th_mode, yhat, beta, active, stats)
+                mu, sig, theta, bth, n_act = _exact(
+                    s, m, T, k, delta, family, R, l_fixed, l_inner, z_mode, th_mode, yhat, beta, active, stats
+                )
                 nonempty = n_act > 0
                 act_i = active[i]
                 fresh = True
                 if nonempty:
                     w = _best_witness(yhat, beta, active, theta, bth)
             if not nonempty or T >= cap:
-                mu, sig, theta, bth, n_act = evaluate_kernel(s, m, T, k, delta, family, R, l_fixed, l_inner,
-                                                             z_mode, th_mode, yhat, beta, active)
+                mu, sig, theta, bth, n_act = evaluate_kernel(
+                    s, m, T, k, delta, family, R, l_fixed, l_inner, z_mode, th_mode, yhat, beta, active
+                )
                 return T, nonempty, theta
             if not (need_i and act_i):
                 break
@@ -649,12 +787,29 @@ def run_wrr_fast(tape: RewardTape, *, k, delta, cap, ci, rho, batch, init_pulls,
     s = np.zeros(n)
     m = np.zeros(n, dtype=np.int64)
     stats = np.zeros(5, dtype=np.int64)
-    T, capped, theta = wrr_kernel(*tape.arrays, k, delta * t_unit * t_unit, cap, batch, init_pulls, float(rho),
-                                  *ci.codes(n, k, delta), verify, s, m, stats)
+    T, capped, theta = wrr_kernel(
+        *tape.arrays,
+        k,
+        delta * t_unit * t_unit,
+        cap,
+        batch,
+        init_pulls,
+        float(rho),
+        *ci.codes(n, k, delta),
+        verify,
+        s,
+        m,
+        stats,
+    )
     tape.counts[:] = m  # the tape is consumed exactly as the reference would have consumed it
     yhat = s / m
-    info = {"engine": "fast", "exact_updates": int(stats[0]), "certified_steps": int(stats[2]),
-            "steps": int(stats[3]), "windows": int(stats[4])}
+    info = {
+        "engine": "fast",
+        "exact_updates": int(stats[0]),
+        "certified_steps": int(stats[2]),
+        "steps": int(stats[3]),
+        "windows": int(stats[4]),
+    }
     if verify:
         info["verification_failures"] = int(stats[1])
     return Outcome(np.flatnonzero(yhat > theta), int(T), bool(capped), m, info)

@@ -89,18 +89,18 @@ def _clucb_top1_reference(S: list, tape: RewardTape, s, m, T: int, cap: int, del
     idx = np.array(S)
     rad = np.empty(len(S))
     while True:
-        if len(S) == 1:                                            # line 2
+        if len(S) == 1:  # line 2
             return S[0], T
         yhat = s[idx] / m[idx]
-        ia = int(np.argmax(yhat))                                  # line 3 (first maximum)
-        clucb_radii_nb(clucb_log_nb(len(S), T, delta), m[idx], R, rad)   # line 4
+        ia = int(np.argmax(yhat))  # line 3 (first maximum)
+        clucb_radii_nb(clucb_log_nb(len(S), T, delta), m[idx], R, rad)  # line 4
         ucb = yhat + rad
         ucb[ia] = -np.inf
-        ij = int(np.argmax(ucb))                                   # line 5
-        if yhat[ia] - rad[ia] >= ucb[ij]:                          # line 6
+        ij = int(np.argmax(ucb))  # line 5
+        if yhat[ia] - rad[ia] >= ucb[ij]:  # line 6
             return S[ia], T
-        p = idx[ia] if rad[ia] >= rad[ij] else idx[ij]             # line 7
-        s[p] += tape.pull(p)                                       # line 8
+        p = idx[ia] if rad[ia] >= rad[ij] else idx[ij]  # line 7
+        s[p] += tape.pull(p)  # line 8
         m[p] += 1
         T += 1
         if T >= cap:
@@ -112,20 +112,20 @@ def ib_reference(tape: RewardTape, *, k: float, delta: float, cap: int, R_sg: fl
     n = tape.n_arms
     s = np.zeros(n)
     m = np.zeros(n, dtype=np.int64)
-    for i in range(n):                                             # line 1
+    for i in range(n):  # line 1
         s[i] += tape.pull(i)
         m[i] += 1
     T = n
     S = list(range(n))
     removed, stages = [], 0
-    while True:                                                    # line 2
-        b, T = _clucb_top1_reference(S, tape, s, m, T, cap, delta, R_sg)   # line 3
+    while True:  # line 2
+        b, T = _clucb_top1_reference(S, tape, s, m, T, cap, delta, R_sg)  # line 3
         stages += 1
         yhat = s / m
-        theta = threshold_nb(yhat, k)[2]                           # line 4
-        if T >= cap or yhat[b] <= theta:                           # line 5
+        theta = threshold_nb(yhat, k)[2]  # line 4
+        if T >= cap or yhat[b] <= theta:  # line 5
             break
-        S.remove(b)                                                # line 6
+        S.remove(b)  # line 6
         removed.append(b)
         if not S:
             break
@@ -186,8 +186,31 @@ def _rad_bounds(sg_lo, sg_hi, m):
 
 
 @njit(cache=True)
-def _clucb_fast(kind, keys, means, scale, values, offsets, blocks, words, s, m, yhat, members, size, T, cap,
-                delta, R, P, t_y, t_lo, t_hi, stack, stats):
+def _clucb_fast(
+    kind,
+    keys,
+    means,
+    scale,
+    values,
+    offsets,
+    blocks,
+    words,
+    s,
+    m,
+    yhat,
+    members,
+    size,
+    T,
+    cap,
+    delta,
+    R,
+    P,
+    t_y,
+    t_lo,
+    t_hi,
+    stack,
+    stats,
+):
     """CLUCB_TOP1 on members[:size]; returns (best arm, T). Exact; see the module docstring.
 
     t_y: argmax tree of yhat over S (its root is the leader a); t_lo, t_hi: max trees of the ends
@@ -202,7 +225,7 @@ def _clucb_fast(kind, keys, means, scale, values, offsets, blocks, words, s, m, 
     T_hi = -1
     sg_lo = sg_hi = 0.0
     a = t_y[1]
-    la_lo = la_hi = 0.0   # bounds on the leader's float LCB over the window
+    la_lo = la_hi = 0.0  # bounds on the leader's float LCB over the window
     while True:
         if T > T_hi:
             # a new window: intervals holding each arm's float UCB for every t in [T, T_hi]
@@ -237,7 +260,7 @@ def _clucb_fast(kind, keys, means, scale, values, offsets, blocks, words, s, m, 
             if t_hi[x] < best_lo:
                 continue
             if x >= P:
-                stack[2 * P + 2 + n_q] = x - P   # qualifying arms, kept after the stack's own room
+                stack[2 * P + 2 + n_q] = x - P  # qualifying arms, kept after the stack's own room
                 n_q += 1
             else:
                 stack[top] = 2 * x + 1
@@ -246,7 +269,7 @@ def _clucb_fast(kind, keys, means, scale, values, offsets, blocks, words, s, m, 
         Lg = -1.0
         uj = 0.0
         if n_q == 1:
-            j = stack[2 * P + 2]   # strictly above every other arm's UCB
+            j = stack[2 * P + 2]  # strictly above every other arm's UCB
         else:
             Lg = clucb_log_nb(size, T, delta)
             stats[4] += 1
@@ -321,7 +344,7 @@ def ib_kernel(kind, keys, means, scale, values, offsets, k, delta, cap, R, s, m,
     t_y = np.full(2 * P, -1, dtype=np.int64)
     t_lo = np.full(2 * P, -np.inf)
     t_hi = np.full(2 * P, -np.inf)
-    stack = np.empty(3 * P + 2, dtype=np.int64)   # descent stack, then the qualifying arms
+    stack = np.empty(3 * P + 2, dtype=np.int64)  # descent stack, then the qualifying arms
     for i in range(n):
         s[i] = pull_sum(kind, keys, means, scale, values, offsets, blocks, words, i, 0, 1, 0.0)
         m[i] = 1
@@ -331,8 +354,31 @@ def ib_kernel(kind, keys, means, scale, values, offsets, k, delta, cap, R, s, m,
     T = n
     size = n
     while True:
-        b, T = _clucb_fast(kind, keys, means, scale, values, offsets, blocks, words, s, m, yhat, members, size, T,
-                           cap, delta, R, P, t_y, t_lo, t_hi, stack, stats)
+        b, T = _clucb_fast(
+            kind,
+            keys,
+            means,
+            scale,
+            values,
+            offsets,
+            blocks,
+            words,
+            s,
+            m,
+            yhat,
+            members,
+            size,
+            T,
+            cap,
+            delta,
+            R,
+            P,
+            t_y,
+            t_lo,
+            t_hi,
+            stack,
+            stats,
+        )
         stats[3] += 1
         theta = threshold_nb(yhat, k)[2]
         if T >= cap or yhat[b] <= theta:
@@ -362,10 +408,15 @@ def ib(tape: RewardTape, *, k: float, delta: float, cap: int, R_sg: float = 0.5,
     s = np.zeros(n)
     m = np.zeros(n, dtype=np.int64)
     removed = np.zeros(n, dtype=np.int64)
-    stats = np.zeros(5, dtype=np.int64)   # [pulls after init, windows, removed, stages, exact logs]
+    stats = np.zeros(5, dtype=np.int64)  # [pulls after init, windows, removed, stages, exact logs]
     T, theta, b = ib_kernel(*tape.arrays, k, delta, cap, R_sg, s, m, removed, stats)
     tape.counts[:] = m
-    info = {"engine": "fast", "stages": int(stats[3]), "removed": removed[: stats[2]].tolist(),
-            "last_best": int(b), "windows": int(stats[1]),
-            "exact_logs": int(stats[4])}
+    info = {
+        "engine": "fast",
+        "stages": int(stats[3]),
+        "removed": removed[: stats[2]].tolist(),
+        "last_best": int(b),
+        "windows": int(stats[1]),
+        "exact_logs": int(stats[4]),
+    }
     return Outcome(np.flatnonzero(s / m > theta), int(T), bool(T >= cap), m, info)

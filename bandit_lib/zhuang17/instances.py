@@ -60,8 +60,15 @@ class Case:
 
     def summary(self) -> dict:
         """|Omega|, Delta_min, H1, H2 and the number of draws (recorded with every result)."""
-        return {"n": self.n, "k": self.k, "n_outliers": int(len(self.outliers)), "gap_min": self.gap_min,
-                "H1": H1(self.means, self.k), "H2": H2(self.means, self.k), "tries": self.tries}
+        return {
+            "n": self.n,
+            "k": self.k,
+            "n_outliers": int(len(self.outliers)),
+            "gap_min": self.gap_min,
+            "H1": H1(self.means, self.k),
+            "H2": H2(self.means, self.k),
+            "tries": self.tries,
+        }
 
 
 def _rng(rng, name: str) -> np.random.Generator:
@@ -80,8 +87,17 @@ def _check_interval(name: str, interval) -> tuple[float, float]:
     return low, high
 
 
-def planted_outliers(n: int, k: float, rng, *, normal=(0.0, 0.5), outlier=(0.6, 1.0), frac: float = 0.05,
-                     min_gap: float = 0.01, max_tries: int = 100_000) -> Case:
+def planted_outliers(
+    n: int,
+    k: float,
+    rng,
+    *,
+    normal=(0.0, 0.5),
+    outlier=(0.6, 1.0),
+    frac: float = 0.05,
+    min_gap: float = 0.01,
+    max_tries: int = 100_000,
+) -> Case:
     """A case with planted high outliers (see the module docstring); raises if none is accepted."""
     n = check_int("n", n, minimum=3)
     k = check_nonnegative("k", k)
@@ -100,7 +116,9 @@ def planted_outliers(n: int, k: float, rng, *, normal=(0.0, 0.5), outlier=(0.6, 
         planted = np.sort(np.flatnonzero(order >= n - K))
         if np.array_equal(ksigma_outliers(y, k), planted) and ksigma_gaps(y, k).min() >= min_gap:
             return Case(y, k, tries)
-    raise RuntimeError(f"planted_outliers found no accepted case in max_tries={max_tries} draws (n={n}, k={k}, min_gap={min_gap})")
+    raise RuntimeError(
+        f"planted_outliers found no accepted case in max_tries={max_tries} draws (n={n}, k={k}, min_gap={min_gap})"
+    )
 
 
 def natural(n: int, k: float, rng, *, a: float = 2.0, b: float = 5.0) -> Case:
@@ -123,4 +141,6 @@ def uniform_gap(n: int, k: float, rng, *, gap=(0.1, 0.2), max_tries: int = 100_0
         g = ksigma_gaps(y, k).min()
         if low <= g <= high:
             return Case(y, k, tries)
-    raise RuntimeError(f"uniform_gap found no case with Delta_min in {gap} in max_tries={max_tries} draws (n={n}, k={k})")
+    raise RuntimeError(
+        f"uniform_gap found no case with Delta_min in {gap} in max_tries={max_tries} draws (n={n}, k={k})"
+    )

@@ -312,7 +312,9 @@ class AgrestiCoullCI(_Family):
         bad = (s < 0) | (s > m)
         if bad.any():
             i = int(np.flatnonzero(bad)[0])
-            raise ValueError(f"Agresti–Coull intervals need rewards in [0, 1]; got s[{i}]={float(s[i])!r} with m[{i}]={int(m[i])}")
+            raise ValueError(
+                f"Agresti–Coull intervals need rewards in [0, 1]; got s[{i}]={float(s[i])!r} with m[{i}]={int(m[i])}"
+            )
 
 
 def check_ci(ci) -> _Family:

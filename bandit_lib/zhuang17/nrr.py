@@ -36,17 +36,17 @@ def nrr_reference(tape: RewardTape, *, k: float, delta: float, cap: int) -> Outc
     """The pseudocode above, pull by pull (arguments already checked by :func:`nrr`)."""
     n = tape.n_arms
     run = KSigmaRun(tape, k, delta)
-    for i in range(n):                                            # line 1
+    for i in range(n):  # line 1
         run.pull(i)
     yhat, theta = run.theta()
     prev = yhat > theta
     streak, L, i = 0, math.ceil(1.0 / delta), 0
-    while streak < L and run.T < cap:                             # line 2
-        i = (i + 1) % n                                           # line 3
+    while streak < L and run.T < cap:  # line 2
+        i = (i + 1) % n  # line 3
         run.pull(i)
-        yhat, theta = run.theta()                                 # line 4
+        yhat, theta = run.theta()  # line 4
         cur = yhat > theta
-        streak = streak + 1 if np.array_equal(cur, prev) else 0   # line 5
+        streak = streak + 1 if np.array_equal(cur, prev) else 0  # line 5
         prev = cur
     return Outcome(np.flatnonzero(prev), run.T, streak < L, run.m.copy(), {"engine": "reference", "L": L})
 

@@ -45,31 +45,44 @@ from bandit_lib.runner import Outcome
 from bandit_lib.tapes import RewardTape
 
 
-def rr_reference(tape: RewardTape, *, k: float, delta: float, cap: int, ci, batch: int = 1,
-                 init_pulls: int = 1, t_unit: int = 1) -> Outcome:
+def rr_reference(
+    tape: RewardTape, *, k: float, delta: float, cap: int, ci, batch: int = 1, init_pulls: int = 1, t_unit: int = 1
+) -> Outcome:
     """Algorithm 1, pull by pull (arguments already checked by :func:`rr`)."""
     n = tape.n_arms
     run = KSigmaRun(tape, k, delta, ci, t_unit)
-    for i in range(n):                                # line 1
+    for i in range(n):  # line 1
         run.pull(i, init_pulls)
-    state = run.update()                              # line 2
-    i = 0                                             # line 3
-    while state.any_active and run.T < cap:           # line 4
-        i = (i + 1) % n                               # line 5
-        run.pull(i, min(batch, cap - run.T))          # line 6
+    state = run.update()  # line 2
+    i = 0  # line 3
+    while state.any_active and run.T < cap:  # line 4
+        i = (i + 1) % n  # line 5
+        run.pull(i, min(batch, cap - run.T))  # line 6
         state = run.update()
     return Outcome(state.output, run.T, state.any_active, run.m.copy(), {"engine": "reference"})
 
 
-def rr(tape: RewardTape, *, k: float, delta: float, cap: int, ci, batch: int = 1, init_pulls: int = 1,
-       engine: str = "fast", count: str = "pulls") -> Outcome:
+def rr(
+    tape: RewardTape,
+    *,
+    k: float,
+    delta: float,
+    cap: int,
+    ci,
+    batch: int = 1,
+    init_pulls: int = 1,
+    engine: str = "fast",
+    count: str = "pulls",
+) -> Outcome:
     """Round-Robin; see the module docstring. ``count="batches"`` counts T in batches inside
     delta'(T) (ADE20's ablation B3; the theory needs the default "pulls")."""
-    n, k, delta, cap, init_pulls, batch = check_common(tape, k, delta, cap, init_pulls=init_pulls, batch=batch,
-                                                       engine=engine)
+    n, k, delta, cap, init_pulls, batch = check_common(
+        tape, k, delta, cap, init_pulls=init_pulls, batch=batch, engine=engine
+    )
     ci = check_ci_for_tape(check_ci(ci), tape)
     t_unit = check_count(count, n, delta, batch, init_pulls)
     if engine == "reference":
         return rr_reference(tape, k=k, delta=delta, cap=cap, ci=ci, batch=batch, init_pulls=init_pulls, t_unit=t_unit)
-    return run_wrr_fast(tape, k=k, delta=delta, cap=cap, ci=ci, rho=1.0, batch=batch, init_pulls=init_pulls,
-                        t_unit=t_unit)
+    return run_wrr_fast(
+        tape, k=k, delta=delta, cap=cap, ci=ci, rho=1.0, batch=batch, init_pulls=init_pulls, t_unit=t_unit
+    )

@@ -45,7 +45,9 @@ def load_tweets(source) -> pd.DataFrame:
         raise TypeError(f"source must be a CSV path or a pandas DataFrame; got source={source!r}")
     missing = [c for c in COLUMNS if c not in frame.columns]
     if missing:
-        raise ValueError(f"the tweets need the columns {list(COLUMNS)}; missing {missing} (columns: {list(frame.columns)})")
+        raise ValueError(
+            f"the tweets need the columns {list(COLUMNS)}; missing {missing} (columns: {list(frame.columns)})"
+        )
     frame = frame[list(COLUMNS)].copy()
     for col in ("lat", "lon"):
         values = pd.to_numeric(frame[col], errors="coerce")
@@ -58,8 +60,9 @@ def load_tweets(source) -> pd.DataFrame:
     return frame
 
 
-def keyword_instances(tweets, keywords, *, cell_arcmin: float = 2.0, min_tweets: int = 5000,
-                      k: float = 2.5) -> TwitterLike:
+def keyword_instances(
+    tweets, keywords, *, cell_arcmin: float = 2.0, min_tweets: int = 5000, k: float = 2.5
+) -> TwitterLike:
     """One test case per keyword over the cells holding more than ``min_tweets`` tweets."""
     frame = load_tweets(tweets)
     size = check_positive("cell_arcmin", cell_arcmin) / 60.0
@@ -67,8 +70,10 @@ def keyword_instances(tweets, keywords, *, cell_arcmin: float = 2.0, min_tweets:
     keywords = list(keywords)
     if not keywords or not all(isinstance(w, str) and w.strip() for w in keywords):
         raise ValueError(f"keywords must be a non-empty list of non-empty strings; got keywords={keywords!r}")
-    cell = pd.Series(list(zip(np.floor(frame["lat"] / size).astype(np.int64),
-                              np.floor(frame["lon"] / size).astype(np.int64))), index=frame.index)
+    cell = pd.Series(
+        list(zip(np.floor(frame["lat"] / size).astype(np.int64), np.floor(frame["lon"] / size).astype(np.int64))),
+        index=frame.index,
+    )
     sizes = cell.value_counts()
     kept = sorted(sizes[sizes > min_tweets].index)
     if len(kept) < 3:
@@ -81,6 +86,15 @@ def keyword_instances(tweets, keywords, *, cell_arcmin: float = 2.0, min_tweets:
         pattern = re.compile(r"\b" + re.escape(w.strip()) + r"\b", re.IGNORECASE)
         hit = frame.loc[in_kept, "text"].map(lambda t: bool(pattern.search(t)))
         counts = hit.groupby(cells).sum().reindex(kept, fill_value=0).to_numpy(dtype=np.int64)
-        out.append(Keyword(w, counts / region_sizes, counts, float(counts.sum() / region_sizes.sum()), float("nan"),
-                           np.array([], dtype=np.int64), 0))
+        out.append(
+            Keyword(
+                w,
+                counts / region_sizes,
+                counts,
+                float(counts.sum() / region_sizes.sum()),
+                float("nan"),
+                np.array([], dtype=np.int64),
+                0,
+            )
+        )
     return TwitterLike(region_sizes, out, float(k), label="Twitter (local copy)")

@@ -83,8 +83,9 @@ def _keyword(gen: np.random.Generator, sizes: np.ndarray, name: str, k: float, m
     raise RuntimeError(f"keyword {name}: no draw with a non-empty outlier set at k={k} in {max_redraws + 1} draws")
 
 
-def twitter_like(seed: SeedLike, *, n_keywords: int = 20, k: float = 2.5, n_regions: int = 47,
-                 max_redraws: int = 1000) -> TwitterLike:
+def twitter_like(
+    seed: SeedLike, *, n_keywords: int = 20, k: float = 2.5, n_regions: int = 47, max_redraws: int = 1000
+) -> TwitterLike:
     """The Twitter-like stand-in (see the module docstring)."""
     n_keywords = check_int("n_keywords", n_keywords, minimum=1)
     n_regions = check_int("n_regions", n_regions, minimum=3)

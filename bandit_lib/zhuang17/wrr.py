@@ -46,42 +46,66 @@ from bandit_lib.runner import Outcome
 from bandit_lib.tapes import RewardTape
 
 
-def wrr_reference(tape: RewardTape, *, k: float, delta: float, cap: int, ci, rho: float, batch: int = 1,
-                  init_pulls: int = 1, t_unit: int = 1) -> Outcome:
+def wrr_reference(
+    tape: RewardTape,
+    *,
+    k: float,
+    delta: float,
+    cap: int,
+    ci,
+    rho: float,
+    batch: int = 1,
+    init_pulls: int = 1,
+    t_unit: int = 1,
+) -> Outcome:
     """Algorithm 2, pull by pull (arguments already checked by :func:`wrr`)."""
     n = tape.n_arms
     run = KSigmaRun(tape, k, delta, ci, t_unit)
-    for i in range(n):                                            # line 1
+    for i in range(n):  # line 1
         run.pull(i, init_pulls)
-    state = run.update()                                          # line 2
-    c = np.zeros(n)                                               # line 3
-    i = 0                                                         # line 4
-    while state.any_active and run.T < cap:                       # line 5
-        i = (i + 1) % n                                           # line 6
-        c[i] += rho * batch                                       # line 7
-        while True:                                               # line 8
-            run.pull(i, min(batch, cap - run.T))                  # line 9
+    state = run.update()  # line 2
+    c = np.zeros(n)  # line 3
+    i = 0  # line 4
+    while state.any_active and run.T < cap:  # line 5
+        i = (i + 1) % n  # line 6
+        c[i] += rho * batch  # line 7
+        while True:  # line 8
+            run.pull(i, min(batch, cap - run.T))  # line 9
             state = run.update()
-            if not state.active[i] or run.m[i] >= c[i] or run.T >= cap:   # line 10
+            if not state.active[i] or run.m[i] >= c[i] or run.T >= cap:  # line 10
                 break
     return Outcome(state.output, run.T, state.any_active, run.m.copy(), {"engine": "reference", "rho": rho})
 
 
-def wrr(tape: RewardTape, *, k: float, delta: float, cap: int, ci, rho: float | None = None, batch: int = 1,
-        init_pulls: int = 1, engine: str = "fast", count: str = "pulls") -> Outcome:
+def wrr(
+    tape: RewardTape,
+    *,
+    k: float,
+    delta: float,
+    cap: int,
+    ci,
+    rho: float | None = None,
+    batch: int = 1,
+    init_pulls: int = 1,
+    engine: str = "fast",
+    count: str = "pulls",
+) -> Outcome:
     """Weighted Round-Robin; see the module docstring. ``count="batches"`` counts T in batches
     inside delta'(T) (ADE20's ablation B3; the theory needs the default "pulls")."""
-    n, k, delta, cap, init_pulls, batch = check_common(tape, k, delta, cap, init_pulls=init_pulls, batch=batch,
-                                                       engine=engine)
+    n, k, delta, cap, init_pulls, batch = check_common(
+        tape, k, delta, cap, init_pulls=init_pulls, batch=batch, engine=engine
+    )
     ci = check_ci_for_tape(check_ci(ci), tape)
     t_unit = check_count(count, n, delta, batch, init_pulls)
     rho = rho_star(n, k, delta) if rho is None else check_real("rho", rho)
     if rho < 1:
         raise ValueError(f"rho must be >= 1 (active arms get rho times the pulls of inactive ones); got rho={rho!r}")
     if engine == "reference":
-        return wrr_reference(tape, k=k, delta=delta, cap=cap, ci=ci, rho=rho, batch=batch, init_pulls=init_pulls,
-                             t_unit=t_unit)
-    out = run_wrr_fast(tape, k=k, delta=delta, cap=cap, ci=ci, rho=rho, batch=batch, init_pulls=init_pulls,
-                       t_unit=t_unit)
+        return wrr_reference(
+            tape, k=k, delta=delta, cap=cap, ci=ci, rho=rho, batch=batch, init_pulls=init_pulls, t_unit=t_unit
+        )
+    out = run_wrr_fast(
+        tape, k=k, delta=delta, cap=cap, ci=ci, rho=rho, batch=batch, init_pulls=init_pulls, t_unit=t_unit
+    )
     out.info["rho"] = rho
     return out

@@ -35,19 +35,42 @@ PAPER = "grapl20"
 CHAPTER = "notebooks/grapl20"
 
 SCALE = {
-    "quick": {"n_arms": 200, "horizon": {"sbm": 800, "small_world": 600}, "trials": 5, "cg_trials": 1,
-              "standin_sizes": (117, 127), "alg1_trials": 10, "gamma_star_trials": 5, "lemma_runs": 20,
-              "clique_runs": 10, "ablation_trials": 5},
-    "full": {"n_arms": 1000, "horizon": {"sbm": 5000, "small_world": 5000}, "trials": 100,
-             "cg_trials": {"sbm": {"grapl": 5, "alg1": 2}, "small_world": {"grapl": 3, "alg1": 1}},
-             "standin_sizes": (586, 636), "alg1_trials": 100, "gamma_star_trials": 100, "lemma_runs": 200,
-             "clique_runs": 200, "ablation_trials": 10},
+    "quick": {
+        "n_arms": 200,
+        "horizon": {"sbm": 800, "small_world": 600},
+        "trials": 5,
+        "cg_trials": 1,
+        "standin_sizes": (117, 127),
+        "alg1_trials": 10,
+        "gamma_star_trials": 5,
+        "lemma_runs": 20,
+        "clique_runs": 10,
+        "ablation_trials": 5,
+    },
+    "full": {
+        "n_arms": 1000,
+        "horizon": {"sbm": 5000, "small_world": 5000},
+        "trials": 100,
+        "cg_trials": {"sbm": {"grapl": 5, "alg1": 2}, "small_world": {"grapl": 3, "alg1": 1}},
+        "standin_sizes": (586, 636),
+        "alg1_trials": 100,
+        "gamma_star_trials": 100,
+        "lemma_runs": 200,
+        "clique_runs": 200,
+        "ablation_trials": 10,
+    },
 }
 
 
 # Rough cost in seconds of one trial of a unit on the book's machine: units are planned longest first.
-_CG_COST = {("sbm", 1.0): 2.0, ("sbm", 10.0): 2.6, ("sbm", 100.0): 3.2,
-            ("small_world", 1.0): 2.2, ("small_world", 100.0): 6.0, ("small_world", 1e4): 15.0}
+_CG_COST = {
+    ("sbm", 1.0): 2.0,
+    ("sbm", 10.0): 2.6,
+    ("sbm", 100.0): 3.2,
+    ("small_world", 1.0): 2.2,
+    ("small_world", 100.0): 6.0,
+    ("small_world", 1e4): 15.0,
+}
 
 
 def plan_synthetic(profile: str) -> list[Unit]:
@@ -58,32 +81,84 @@ def plan_synthetic(profile: str) -> list[Unit]:
         horizon = s["horizon"][figure]
         trials = s["trials"]
         for g in SETTINGS[figure]["gammas"]:
-            planned.append((1.6 * trials, Unit(f"{figure},gamma={key(g)}", {
-                **base, "part": "curves", "gamma": g, "trials": trials, "horizon": horizon, "solver": "exact"})))
-        planned.append((0.2 * trials, Unit(f"{figure},apt", {
-            **base, "part": "apt", "gamma": None, "trials": trials, "horizon": horizon, "solver": "exact"})))
+            planned.append(
+                (
+                    1.6 * trials,
+                    Unit(
+                        f"{figure},gamma={key(g)}",
+                        {**base, "part": "curves", "gamma": g, "trials": trials, "horizon": horizon, "solver": "exact"},
+                    ),
+                )
+            )
+        planned.append(
+            (
+                0.2 * trials,
+                Unit(
+                    f"{figure},apt",
+                    {**base, "part": "apt", "gamma": None, "trials": trials, "horizon": horizon, "solver": "exact"},
+                ),
+            )
+        )
         for method, short in (("GrAPL", "grapl"), ("Algorithm 1", "alg1")):
             k = s["cg_trials"] if isinstance(s["cg_trials"], int) else s["cg_trials"][figure][short]
             for g in SETTINGS[figure]["gammas"]:
-                planned.append((_CG_COST[figure, g] * k, Unit(f"{figure},cg,{short},gamma={key(g)}", {
-                    **base, "part": "cg_vs_exact", "method": method, "gamma": g, "trials": k, "horizon": horizon})))
-        planned.append((0.5 * s["gamma_star_trials"], Unit(f"{figure},gamma_star", {
-            **base, "part": "gamma_star", "trials": s["gamma_star_trials"]})))
-    planned.append((1.6 * s["ablation_trials"], Unit("sbm,ablation,gamma=10", {
-        "figure": "sbm", "n_arms": s["n_arms"], "entropy": INSTANCE_ENTROPY, "part": "ablation", "gamma": 10.0,
-        "trials": s["ablation_trials"], "horizon": s["horizon"]["sbm"]})))
+                planned.append(
+                    (
+                        _CG_COST[figure, g] * k,
+                        Unit(
+                            f"{figure},cg,{short},gamma={key(g)}",
+                            {
+                                **base,
+                                "part": "cg_vs_exact",
+                                "method": method,
+                                "gamma": g,
+                                "trials": k,
+                                "horizon": horizon,
+                            },
+                        ),
+                    )
+                )
+        planned.append(
+            (
+                0.5 * s["gamma_star_trials"],
+                Unit(f"{figure},gamma_star", {**base, "part": "gamma_star", "trials": s["gamma_star_trials"]}),
+            )
+        )
+    planned.append(
+        (
+            1.6 * s["ablation_trials"],
+            Unit(
+                "sbm,ablation,gamma=10",
+                {
+                    "figure": "sbm",
+                    "n_arms": s["n_arms"],
+                    "entropy": INSTANCE_ENTROPY,
+                    "part": "ablation",
+                    "gamma": 10.0,
+                    "trials": s["ablation_trials"],
+                    "horizon": s["horizon"]["sbm"],
+                },
+            ),
+        )
+    )
     return [unit for _, unit in sorted(planned, key=lambda cu: -cu[0])]
 
 
 SYNTHETIC = Experiment(
-    paper=PAPER, name="synthetic",
+    paper=PAPER,
+    name="synthetic",
     title="SBM and small-world instances: E(t) curves, CG against exact, the printed index, gamma*",
-    compute=compute_synthetic, plan=plan_synthetic, entropy=71571, chapter=CHAPTER,
-    figures=(Figure("Fig. 1", "Two-block SBM: median and IQR of E(t) over 100 trials, GrAPL, Algorithm 1, APT"),
-             Figure("Fig. 2", "Small-world graph: median and IQR of E(t) over 100 trials, GrAPL, Algorithm 1, APT"),
-             Figure("solver panel", "CG (rtol 1e-5) against the exact solver on the first trials of Figs 1–2"),
-             Figure("γ* table", "γ* (eq. 22 and two variants): the paper's values against ours"),
-             Figure("ablation panel", "GrAPL with the index of the proofs against the printed index (SBM, γ = 10)")),
+    compute=compute_synthetic,
+    plan=plan_synthetic,
+    entropy=71571,
+    chapter=CHAPTER,
+    figures=(
+        Figure("Fig. 1", "Two-block SBM: median and IQR of E(t) over 100 trials, GrAPL, Algorithm 1, APT"),
+        Figure("Fig. 2", "Small-world graph: median and IQR of E(t) over 100 trials, GrAPL, Algorithm 1, APT"),
+        Figure("solver panel", "CG (rtol 1e-5) against the exact solver on the first trials of Figs 1–2"),
+        Figure("γ* table", "γ* (eq. 22 and two variants): the paper's values against ours"),
+        Figure("ablation panel", "GrAPL with the index of the proofs against the printed index (SBM, γ = 10)"),
+    ),
 )
 
 
@@ -97,15 +172,39 @@ def plan_fig3(profile: str) -> list[Unit]:
     units = []
     for data in ("standin", "karate"):
         sizes = list(s["standin_sizes"])
-        units.append(Unit(f"{data},grapl", {"data": data, "part": "grapl", "gammas": list(cfg["gammas"]), "trials": 1, "sizes": sizes}))
+        units.append(
+            Unit(
+                f"{data},grapl",
+                {"data": data, "part": "grapl", "gammas": list(cfg["gammas"]), "trials": 1, "sizes": sizes},
+            )
+        )
         for g in cfg["plotted"]:
-            units.append(Unit(f"{data},alg1,gamma={key(g)}", {"data": data, "part": "alg1", "gammas": [g],
-                                                              "trials": s["alg1_trials"], "sizes": sizes}))
+            units.append(
+                Unit(
+                    f"{data},alg1,gamma={key(g)}",
+                    {"data": data, "part": "alg1", "gammas": [g], "trials": s["alg1_trials"], "sizes": sizes},
+                )
+            )
         # Algorithm 1 at the anomalous gamma with the exact solver, for the anomaly panel
-        units.append(Unit(f"{data},alg1-exact,gamma=1e-07", {"data": data, "part": "alg1", "gammas": [1e-7],
-                                                            "trials": s["alg1_trials"], "sizes": sizes, "solver": "exact"}))
-        units.append(Unit(f"{data},nograph", {"data": data, "part": "nograph", "gammas": [None],
-                                             "trials": s["alg1_trials"], "sizes": sizes}))
+        units.append(
+            Unit(
+                f"{data},alg1-exact,gamma=1e-07",
+                {
+                    "data": data,
+                    "part": "alg1",
+                    "gammas": [1e-7],
+                    "trials": s["alg1_trials"],
+                    "sizes": sizes,
+                    "solver": "exact",
+                },
+            )
+        )
+        units.append(
+            Unit(
+                f"{data},nograph",
+                {"data": data, "part": "nograph", "gammas": [None], "trials": s["alg1_trials"], "sizes": sizes},
+            )
+        )
 
     def cost(unit: Unit) -> float:
         p = unit.params
@@ -114,14 +213,22 @@ def plan_fig3(profile: str) -> list[Unit]:
             per_trial = 0.3 if p.get("solver") == "exact" else _FIG3_COST["alg1"][p["gammas"][0]]
             return size * per_trial * p["trials"]
         return size * _FIG3_COST[p["part"]]
+
     return sorted(units, key=lambda u: -cost(u))
 
 
 FIG3 = Experiment(
-    paper=PAPER, name="fig3_polblogs", title="Political blogs (stand-in) and karate club: E(t), T = N, noise-free",
-    compute=compute_fig3, plan=plan_fig3, entropy=71574, chapter=CHAPTER,
-    figures=(Figure("Fig. 3", "Political-blogs stand-in (synthetic) and karate club (real): E(t), CG solver"),
-             Figure("anomaly panel", "The γ = 1e-7 anomaly: CG (rtol 1e-5) against the exact solver")),
+    paper=PAPER,
+    name="fig3_polblogs",
+    title="Political blogs (stand-in) and karate club: E(t), T = N, noise-free",
+    compute=compute_fig3,
+    plan=plan_fig3,
+    entropy=71574,
+    chapter=CHAPTER,
+    figures=(
+        Figure("Fig. 3", "Political-blogs stand-in (synthetic) and karate club (real): E(t), CG solver"),
+        Figure("anomaly panel", "The γ = 1e-7 anomaly: CG (rtol 1e-5) against the exact solver"),
+    ),
 )
 
 
@@ -129,17 +236,49 @@ def plan_theory(profile: str) -> list[Unit]:
     s = SCALE[profile]
     # Two signals: with amplitude 1 the bias term sigma*m of Lemma A.1 is large enough to hide the
     # noise term; with amplitude 0.1 the noise term decides, which exposes its sqrt(gamma) slip.
-    units = [Unit(f"lemmas,amplitude={key(a)},gamma={key(g)}", {
-        "check": "lemmas", "gamma": g, "amplitude": a, "runs": s["lemma_runs"], "n_arms": 50, "horizon": 300,
-        "every": 30, "delta": 0.1}) for a in (1.0, 0.1) for g in (0.01, 1.0, 100.0)]
-    units.append(Unit("clique_bound", {"check": "clique_bound", "D": 4, "K": 5, "lam": 1e-5, "gamma": 10.0,
-                                       "alpha": 1e-8, "eps": 0.1, "horizons": [10000, 30000, 100000],
-                                       "runs": s["clique_runs"]}))
+    units = [
+        Unit(
+            f"lemmas,amplitude={key(a)},gamma={key(g)}",
+            {
+                "check": "lemmas",
+                "gamma": g,
+                "amplitude": a,
+                "runs": s["lemma_runs"],
+                "n_arms": 50,
+                "horizon": 300,
+                "every": 30,
+                "delta": 0.1,
+            },
+        )
+        for a in (1.0, 0.1)
+        for g in (0.01, 1.0, 100.0)
+    ]
+    units.append(
+        Unit(
+            "clique_bound",
+            {
+                "check": "clique_bound",
+                "D": 4,
+                "K": 5,
+                "lam": 1e-5,
+                "gamma": 10.0,
+                "alpha": 1e-8,
+                "eps": 0.1,
+                "horizons": [10000, 30000, 100000],
+                "runs": s["clique_runs"],
+            },
+        )
+    )
     return units
 
 
 THEORY = Experiment(
-    paper=PAPER, name="theory", title="Lemmas A.1–A.3 and Theorem 3.1, checked",
-    compute=compute_theory, plan=plan_theory, entropy=71576, chapter=CHAPTER,
+    paper=PAPER,
+    name="theory",
+    title="Lemmas A.1–A.3 and Theorem 3.1, checked",
+    compute=compute_theory,
+    plan=plan_theory,
+    entropy=71576,
+    chapter=CHAPTER,
     figures=(Figure("theory tables", "Lemma A.1 coverage (printed and corrected), Lemmas A.2–A.3, Theorem 3.1"),),
 )

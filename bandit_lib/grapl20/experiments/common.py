@@ -16,7 +16,12 @@ SETTINGS = {
     # figure: tau, alpha, gammas, reward, noise R
     "sbm": {"tau": 0.0, "alpha": 1.0, "gammas": (1.0, 10.0, 100.0), "R": 2.0},
     "small_world": {"tau": 0.5, "alpha": 1e-8, "gammas": (1.0, 100.0, 1e4), "R": 0.5},
-    "polblogs": {"tau": 0.5, "alpha": 1e-8, "gammas": (1e-9, 1e-7, 1e-5, 1e-3, 1e-1, 10.0), "plotted": (1e-7, 1e-5, 1e-3, 1e-1)},
+    "polblogs": {
+        "tau": 0.5,
+        "alpha": 1e-8,
+        "gammas": (1e-9, 1e-7, 1e-5, 1e-3, 1e-1, 10.0),
+        "plotted": (1e-7, 1e-5, 1e-3, 1e-1),
+    },
 }
 
 
@@ -51,10 +56,15 @@ def last_time_above(curve: np.ndarray, level: float) -> int:
 
 def trial_row(trial, method, gamma, e_ref, e_paper, run):
     return {
-        "trial": trial, "method": method, "gamma": gamma,
-        "E_ref_final": float(e_ref[-1]), "E_paper_final": float(e_paper[-1]),
-        "E_ref_mean": float(e_ref.mean()), "E_paper_mean": float(e_paper.mean()),
-        "first_1pct_ref": first_time_at_most(e_ref, 0.01), "last_above_1pct_ref": last_time_above(e_ref, 0.01),
+        "trial": trial,
+        "method": method,
+        "gamma": gamma,
+        "E_ref_final": float(e_ref[-1]),
+        "E_paper_final": float(e_paper[-1]),
+        "E_ref_mean": float(e_ref.mean()),
+        "E_paper_mean": float(e_paper.mean()),
+        "first_1pct_ref": first_time_at_most(e_ref, 0.01),
+        "last_above_1pct_ref": last_time_above(e_ref, 0.01),
         "cg_iterations_mean": None if run.cg_iterations is None else float(run.cg_iterations.mean()),
     }
 
@@ -64,6 +74,8 @@ def summaries(errors: dict, grid: np.ndarray) -> tuple[dict, dict]:
     for method, by_metric in errors.items():
         curves[method] = {metric: quantile_curves(np.array(e), grid) for metric, e in by_metric.items()}
         median = np.median(np.array(by_metric["ref"]), axis=0)
-        milestones[method] = {f"first_median_at_most_{lvl:g}": first_time_at_most(median, lvl) for lvl in (0.1, 0.05, 0.01, 0.001)}
+        milestones[method] = {
+            f"first_median_at_most_{lvl:g}": first_time_at_most(median, lvl) for lvl in (0.1, 0.05, 0.01, 0.001)
+        }
         milestones[method]["median_final"] = float(median[-1])
     return curves, milestones

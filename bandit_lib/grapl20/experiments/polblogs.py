@@ -9,8 +9,17 @@ from bandit_lib.grapl20.polblogs_gml import load_polblogs_gml
 from bandit_lib.grapl20.estimator import graph_system
 from bandit_lib.grapl20.karate import karate_club
 from bandit_lib.grapl20.polblogs_like import graph_statistics, polblogs_like
-from bandit_lib.grapl20.experiments.common import (EPS, LAM, SETTINGS, STANDIN_SEED, first_time_at_most, key, last_time_above,
-                                          quantile_curves, trial_row)
+from bandit_lib.grapl20.experiments.common import (
+    EPS,
+    LAM,
+    SETTINGS,
+    STANDIN_SEED,
+    first_time_at_most,
+    key,
+    last_time_above,
+    quantile_curves,
+    trial_row,
+)
 from bandit_lib.grapl20.algorithm1 import algorithm1_fast, permutation_schedule
 from bandit_lib.grapl20.grapl import grapl_fast
 from bandit_lib.grapl20.no_graph import no_graph
@@ -47,30 +56,65 @@ def compute_fig3(seed, data: str, part: str, gammas: list, trials: int, sizes: l
         runs = []
         for g in gammas:
             for solver, index in (("cg", "sqrt_n_plus_alpha"), ("exact", "sqrt_n_plus_alpha"), ("cg", "printed")):
-                run = grapl_fast(tape.rewind(), system, n, tau=cfg["tau"], eps=EPS, gamma=g, alpha=cfg["alpha"],
-                                 solver=solver, index=index)
+                run = grapl_fast(
+                    tape.rewind(),
+                    system,
+                    n,
+                    tau=cfg["tau"],
+                    eps=EPS,
+                    gamma=g,
+                    alpha=cfg["alpha"],
+                    solver=solver,
+                    index=index,
+                )
                 e_ref = run.errors("ref")
-                runs.append({
-                    "gamma": g, "solver": solver, "index": index, "wrong_ref": run.wrong_ref, "wrong_paper": run.wrong_paper,
-                    "first_1pct_ref": first_time_at_most(e_ref, 0.01), "last_above_1pct_ref": last_time_above(e_ref, 0.01),
-                    "is_permutation": bool(np.array_equal(np.sort(run.pulls), np.arange(n))),
-                    "first_pulls": run.pulls[:10],
-                    "cg_iterations_mean": None if run.cg_iterations is None else float(run.cg_iterations.mean()),
-                    "cg_iterations_first100": None if run.cg_iterations is None else float(run.cg_iterations[:100].mean()),
-                })
+                runs.append(
+                    {
+                        "gamma": g,
+                        "solver": solver,
+                        "index": index,
+                        "wrong_ref": run.wrong_ref,
+                        "wrong_paper": run.wrong_paper,
+                        "first_1pct_ref": first_time_at_most(e_ref, 0.01),
+                        "last_above_1pct_ref": last_time_above(e_ref, 0.01),
+                        "is_permutation": bool(np.array_equal(np.sort(run.pulls), np.arange(n))),
+                        "first_pulls": run.pulls[:10],
+                        "cg_iterations_mean": None if run.cg_iterations is None else float(run.cg_iterations.mean()),
+                        "cg_iterations_first100": None
+                        if run.cg_iterations is None
+                        else float(run.cg_iterations[:100].mean()),
+                    }
+                )
                 if solver == "cg" and index == "sqrt_n_plus_alpha":
-                    replay = algorithm1_fast(tape.rewind(), system, run.pulls, tau=cfg["tau"], eps=EPS, gamma=g,
-                                             solver="exact")
+                    replay = algorithm1_fast(
+                        tape.rewind(), system, run.pulls, tau=cfg["tau"], eps=EPS, gamma=g, solver="exact"
+                    )
                     e_replay = replay.errors("ref")
-                    runs.append({
-                        "gamma": g, "solver": "exact on CG's pulls", "index": index, "wrong_ref": replay.wrong_ref,
-                        "wrong_paper": replay.wrong_paper, "first_1pct_ref": first_time_at_most(e_replay, 0.01),
-                        "last_above_1pct_ref": last_time_above(e_replay, 0.01), "is_permutation": True,
-                        "first_pulls": replay.pulls[:10], "cg_iterations_mean": None, "cg_iterations_first100": None,
-                        "max_abs_diff_mu_hat_vs_cg": float(np.abs(replay.mu_hat - run.mu_hat).max()),
-                    })
-        payload.update({"n_judged_paper": run.n_judged_paper, "runs": runs,
-                        "rows": [{k: v for k, v in r.items() if k not in ("wrong_ref", "wrong_paper", "first_pulls")} for r in runs]})
+                    runs.append(
+                        {
+                            "gamma": g,
+                            "solver": "exact on CG's pulls",
+                            "index": index,
+                            "wrong_ref": replay.wrong_ref,
+                            "wrong_paper": replay.wrong_paper,
+                            "first_1pct_ref": first_time_at_most(e_replay, 0.01),
+                            "last_above_1pct_ref": last_time_above(e_replay, 0.01),
+                            "is_permutation": True,
+                            "first_pulls": replay.pulls[:10],
+                            "cg_iterations_mean": None,
+                            "cg_iterations_first100": None,
+                            "max_abs_diff_mu_hat_vs_cg": float(np.abs(replay.mu_hat - run.mu_hat).max()),
+                        }
+                    )
+        payload.update(
+            {
+                "n_judged_paper": run.n_judged_paper,
+                "runs": runs,
+                "rows": [
+                    {k: v for k, v in r.items() if k not in ("wrong_ref", "wrong_paper", "first_pulls")} for r in runs
+                ],
+            }
+        )
         return payload
     errors, rows = {}, []
     for g in gammas:

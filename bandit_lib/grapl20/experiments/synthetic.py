@@ -12,8 +12,16 @@ import numpy as np
 from bandit_lib.grapl20.estimator import graph_system
 from bandit_lib.grapl20.sbm import two_block_sbm
 from bandit_lib.grapl20.small_world import newman_watts_smooth
-from bandit_lib.grapl20.experiments.common import (EPS, INSTANCE_ENTROPY, LAM, SETTINGS, quantile_curves, summaries, t_grid,
-                                          trial_row)
+from bandit_lib.grapl20.experiments.common import (
+    EPS,
+    INSTANCE_ENTROPY,
+    LAM,
+    SETTINGS,
+    quantile_curves,
+    summaries,
+    t_grid,
+    trial_row,
+)
 from bandit_lib.grapl20.theory import GAMMA_STAR_VARIANTS, eigenvalues, gamma_star
 from bandit_lib.grapl20.algorithm1 import algorithm1_fast, iid_uniform_schedule
 from bandit_lib.grapl20.apt import apt_fast
@@ -36,8 +44,9 @@ def make_instance(figure: str, trial: int, n_arms: int, entropy: int = INSTANCE_
     return graph, means, tape, derive(root, "schedule")
 
 
-def compute_curves(seed, figure: str, part: str, gamma: float | None, trials: int, n_arms: int, horizon: int,
-                   solver: str, entropy: int) -> dict:
+def compute_curves(
+    seed, figure: str, part: str, gamma: float | None, trials: int, n_arms: int, horizon: int, solver: str, entropy: int
+) -> dict:
     """GrAPL and Algorithm 1 at one γ (``part="graph"``), or APT (``part="apt"``), over ``trials``."""
     cfg = SETTINGS[figure]
     errors: dict[str, dict[str, list]] = {}
@@ -51,7 +60,9 @@ def compute_curves(seed, figure: str, part: str, gamma: float | None, trials: in
             common = dict(tau=cfg["tau"], eps=EPS, gamma=gamma, solver=solver)
             runs = {
                 "GrAPL": grapl_fast(tape.rewind(), system, horizon, alpha=cfg["alpha"], **common),
-                "Algorithm 1": algorithm1_fast(tape.rewind(), system, iid_uniform_schedule(n_arms, horizon, schedule_seed), **common),
+                "Algorithm 1": algorithm1_fast(
+                    tape.rewind(), system, iid_uniform_schedule(n_arms, horizon, schedule_seed), **common
+                ),
             }
         for method, run in runs.items():
             e_ref, e_paper = run.errors("ref"), run.errors("paper")
@@ -61,14 +72,17 @@ def compute_curves(seed, figure: str, part: str, gamma: float | None, trials: in
             rows.append(trial_row(trial, method, gamma, e_ref, e_paper, run))
             if method == "GrAPL":
                 # the spike near t = N: GrAPL with tiny alpha first pulls every arm once
-                rows[-1]["all_once_by_N"] = bool(np.array_equal(np.sort(run.pulls[:n_arms]), np.arange(n_arms))) if horizon >= n_arms else None
+                rows[-1]["all_once_by_N"] = (
+                    bool(np.array_equal(np.sort(run.pulls[:n_arms]), np.arange(n_arms))) if horizon >= n_arms else None
+                )
     grid = t_grid(horizon)
     curves, milestones = summaries(errors, grid)
     return {"grid": grid, "curves": curves, "milestones": milestones, "rows": rows}
 
 
-def compute_cg_vs_exact(seed, figure: str, method: str, gamma: float, trials: int, n_arms: int, horizon: int,
-                        entropy: int) -> dict:
+def compute_cg_vs_exact(
+    seed, figure: str, method: str, gamma: float, trials: int, n_arms: int, horizon: int, entropy: int
+) -> dict:
     """Both solvers on the same instances and tapes: where the pulls part, and how far the curves do."""
     cfg = SETTINGS[figure]
     rows, errors = [], {"exact": [], "cg": []}
@@ -81,19 +95,27 @@ def compute_cg_vs_exact(seed, figure: str, method: str, gamma: float, trials: in
             if method == "GrAPL":
                 runs[solver] = grapl_fast(tape.rewind(), system, horizon, alpha=cfg["alpha"], **common)
             else:
-                runs[solver] = algorithm1_fast(tape.rewind(), system, iid_uniform_schedule(n_arms, horizon, schedule_seed), **common)
+                runs[solver] = algorithm1_fast(
+                    tape.rewind(), system, iid_uniform_schedule(n_arms, horizon, schedule_seed), **common
+                )
             errors[solver].append(runs[solver].errors("ref"))
         differ = np.flatnonzero(runs["exact"].pulls != runs["cg"].pulls)
         d_wrong = np.abs(runs["exact"].wrong_ref - runs["cg"].wrong_ref)
-        rows.append({
-            "trial": trial, "first_different_pull": int(differ[0]) + 1 if differ.size else None,
-            "max_abs_diff_wrong": int(d_wrong.max()), "mean_abs_diff_E": float(d_wrong.mean() / n_arms),
-            "E_mean_exact": float(errors["exact"][-1].mean()), "E_mean_cg": float(errors["cg"][-1].mean()),
-            "E_final_exact": float(errors["exact"][-1][-1]), "E_final_cg": float(errors["cg"][-1][-1]),
-            "max_abs_diff_mu_hat": float(np.abs(runs["exact"].mu_hat - runs["cg"].mu_hat).max()),
-            "cg_iterations_mean": float(runs["cg"].cg_iterations.mean()),
-            "cg_unconverged": int(runs["cg"].cg_unconverged),
-        })
+        rows.append(
+            {
+                "trial": trial,
+                "first_different_pull": int(differ[0]) + 1 if differ.size else None,
+                "max_abs_diff_wrong": int(d_wrong.max()),
+                "mean_abs_diff_E": float(d_wrong.mean() / n_arms),
+                "E_mean_exact": float(errors["exact"][-1].mean()),
+                "E_mean_cg": float(errors["cg"][-1].mean()),
+                "E_final_exact": float(errors["exact"][-1][-1]),
+                "E_final_cg": float(errors["cg"][-1][-1]),
+                "max_abs_diff_mu_hat": float(np.abs(runs["exact"].mu_hat - runs["cg"].mu_hat).max()),
+                "cg_iterations_mean": float(runs["cg"].cg_iterations.mean()),
+                "cg_unconverged": int(runs["cg"].cg_unconverged),
+            }
+        )
     grid = t_grid(horizon)
     curves = {solver: quantile_curves(np.array(e), grid) for solver, e in errors.items()}
     return {"grid": grid, "curves": curves, "rows": rows}
@@ -113,10 +135,24 @@ def compute_gamma_star(seed, figure: str, trials: int, n_arms: int, entropy: int
         eigs = eigenvalues(system)
         for signal, mu in signals.items():
             for variant in GAMMA_STAR_VARIANTS:
-                gs = gamma_star(system, mu, tau=cfg["tau"], eps=EPS, alpha=cfg["alpha"], R=cfg["R"], eigs=eigs, variant=variant)
-                rows.append({"trial": trial, "signal": signal, "variant": variant, "gamma_star": gs.gamma,
-                             "d_prime": gs.d_prime, "M": gs.M, "T0": gs.T0, "m": gs.m, "H": gs.H, "n_arms": n_arms,
-                             "iterations": gs.iterations})
+                gs = gamma_star(
+                    system, mu, tau=cfg["tau"], eps=EPS, alpha=cfg["alpha"], R=cfg["R"], eigs=eigs, variant=variant
+                )
+                rows.append(
+                    {
+                        "trial": trial,
+                        "signal": signal,
+                        "variant": variant,
+                        "gamma_star": gs.gamma,
+                        "d_prime": gs.d_prime,
+                        "M": gs.M,
+                        "T0": gs.T0,
+                        "m": gs.m,
+                        "H": gs.H,
+                        "n_arms": n_arms,
+                        "iterations": gs.iterations,
+                    }
+                )
     return {"rows": rows}
 
 
@@ -128,8 +164,9 @@ def compute_ablation(seed, figure: str, gamma: float, trials: int, n_arms: int, 
         graph, means, tape, _ = make_instance(figure, trial, n_arms, entropy)
         system = graph_system(graph, LAM)
         for index in ("sqrt_n_plus_alpha", "printed"):
-            run = grapl_fast(tape.rewind(), system, horizon, tau=cfg["tau"], eps=EPS, gamma=gamma, alpha=cfg["alpha"],
-                             index=index)
+            run = grapl_fast(
+                tape.rewind(), system, horizon, tau=cfg["tau"], eps=EPS, gamma=gamma, alpha=cfg["alpha"], index=index
+            )
             e_ref, e_paper = run.errors("ref"), run.errors("paper")
             errors.setdefault(index, {"ref": [], "paper": []})
             errors[index]["ref"].append(e_ref)

@@ -7,8 +7,18 @@ import numpy as np
 
 from bandit_lib.grapl20.estimator import GraphEstimator, graph_system
 from bandit_lib.grapl20.experiments.common import EPS, LAM
-from bandit_lib.grapl20.theory import (FORMS, M_constant, bound_thm31, clique_graph, effective_dimension, eigenvalues,
-                                     lemma_a1_radius, lemma_a2_bound, lemma_a3_bound, smoothness_norm)
+from bandit_lib.grapl20.theory import (
+    FORMS,
+    M_constant,
+    bound_thm31,
+    clique_graph,
+    effective_dimension,
+    eigenvalues,
+    lemma_a1_radius,
+    lemma_a2_bound,
+    lemma_a3_bound,
+    smoothness_norm,
+)
 from bandit_lib.grapl20.grapl import grapl_fast, grapl_index
 from bandit_lib.seeding import derive
 from bandit_lib.tapes import gaussian_tape
@@ -22,8 +32,9 @@ def path_instance(n_arms: int = 50, amplitude: float = 1.0):
     return graph, means
 
 
-def compute_lemmas(seed, gamma: float, amplitude: float, runs: int, n_arms: int, horizon: int, every: int,
-                   delta: float) -> dict:
+def compute_lemmas(
+    seed, gamma: float, amplitude: float, runs: int, n_arms: int, horizon: int, every: int, delta: float
+) -> dict:
     """GrAPL (exact solver, the reference estimator) on a path graph with Gaussian noise (R = 1).
 
     At every ``every``-th pull, for all arms: Lemma A.1 in both forms, Lemma A.2, and σ's
@@ -59,16 +70,32 @@ def compute_lemmas(seed, gamma: float, amplitude: float, runs: int, n_arms: int,
             violations[form] += violated[form]
         d_T = effective_dimension(eigs, gamma, LAM, horizon)
         worst_a3 = max(worst_a3, est.logdet_ratio / lemma_a3_bound(d_T, horizon, gamma, LAM))
-    rows = [{"gamma": gamma, "amplitude": amplitude, "m": m, "form": form, "violations": violations[form],
-             "runs": runs, "delta": delta} for form in FORMS]
-    return {"rows": rows, "m": m, "a2_max_ratio": worst_a2, "a3_max_ratio": worst_a3,
-            "sigma_increases": non_monotone,
-            "d_T": effective_dimension(eigs, gamma, LAM, horizon),
-            "d_T_capped": effective_dimension(eigs, gamma, LAM, horizon, cap_T_at_N=True)}
+    rows = [
+        {
+            "gamma": gamma,
+            "amplitude": amplitude,
+            "m": m,
+            "form": form,
+            "violations": violations[form],
+            "runs": runs,
+            "delta": delta,
+        }
+        for form in FORMS
+    ]
+    return {
+        "rows": rows,
+        "m": m,
+        "a2_max_ratio": worst_a2,
+        "a3_max_ratio": worst_a3,
+        "sigma_increases": non_monotone,
+        "d_T": effective_dimension(eigs, gamma, LAM, horizon),
+        "d_T_capped": effective_dimension(eigs, gamma, LAM, horizon, cap_T_at_N=True),
+    }
 
 
-def compute_clique_bound(seed, D: int, K: int, lam: float, gamma: float, alpha: float, eps: float, horizons: list,
-                         runs: int) -> dict:
+def compute_clique_bound(
+    seed, D: int, K: int, lam: float, gamma: float, alpha: float, eps: float, horizons: list, runs: int
+) -> dict:
     """Theorem 3.1 (both forms) against GrAPL's empirical P(L_T = 1) on D disjoint K-cliques with
     clique means ±1 (alternating), Gaussian noise R = 1, τ = 0."""
     graph = clique_graph(D, K)

@@ -47,8 +47,18 @@ def jester_ratings(data: str, n_users: int) -> np.ndarray:
     return load_jester(Path(data))
 
 
-def compute_jester(seed, data: str, n_users: int, test: int, train: float, alpha: float, first: int, last: int,
-                   policies, lam: float = 1 / 32) -> dict:
+def compute_jester(
+    seed,
+    data: str,
+    n_users: int,
+    test: int,
+    train: float,
+    alpha: float,
+    first: int,
+    last: int,
+    policies,
+    lam: float = 1 / 32,
+) -> dict:
     raw = jester_ratings(data, n_users)
     R = normalise(raw)
     n_train = round(train * len(R))
@@ -58,7 +68,7 @@ def compute_jester(seed, data: str, n_users: int, test: int, train: float, alpha
     for r in range(first, last):
         rep = derive(seed, "rep", r)
         users = generator(rep, "split").permutation(len(R))
-        train_users, test_users = users[:n_train], users[n_train:n_train + test]
+        train_users, test_users = users[:n_train], users[n_train : n_train + test]
         d = pair_distances(R[train_users])
         (eps, trace), offline = timed(lambda: select_epsilon(d, alpha))
         S, D = side_information(d, eps, alpha)
@@ -67,9 +77,18 @@ def compute_jester(seed, data: str, n_users: int, test: int, train: float, alpha
         test_ratings = R[test_users]
         joke_means = np.nanmean(test_ratings, axis=0)
         order = generator(rep, "order").permutation(test)
-        row = {"rep": r, "train": train, "alpha": alpha, "eps": eps, "B0": len(B0),
-               "best joke in B0": bool(np.argmax(joke_means) in B0), "best joke": float(joke_means.max()),
-               "S edges": int(S.sum() // 2), "D edges": int(D.sum() // 2), "offline seconds": round(offline, 4)}
+        row = {
+            "rep": r,
+            "train": train,
+            "alpha": alpha,
+            "eps": eps,
+            "B0": len(B0),
+            "best joke in B0": bool(np.argmax(joke_means) in B0),
+            "best joke": float(joke_means.max()),
+            "S edges": int(S.sum() // 2),
+            "D edges": int(D.sum() // 2),
+            "offline seconds": round(offline, 4),
+        }
         for name in policies:
             (arms, users), elapsed = timed(lambda: jester_run(name, test_ratings, order, B0, S, eps, z, lam, rep))
             out = replay_outcome(test_ratings, arms, users)
@@ -109,12 +128,32 @@ def jester_run(name: str, ratings, order, B0, S, eps: float, z, lam: float, seed
 def plan_jester(profile: str) -> list[Unit]:
     cfg = PROFILES[profile]
     data = os.environ.get(JESTER_ENV, "jester-like")
-    return [Unit(f"train={train:g},reps={a}-{b - 1}",
-                 {"data": data, "n_users": cfg["n_users"], "test": cfg["test"], "train": train, "alpha": alpha,
-                  "first": a, "last": b, "policies": list(JESTER_POLICIES)})
-            for train, alpha in JESTER_SPLITS.items() for a, b in blocks(cfg["reps"], cfg["block"])]
+    return [
+        Unit(
+            f"train={train:g},reps={a}-{b - 1}",
+            {
+                "data": data,
+                "n_users": cfg["n_users"],
+                "test": cfg["test"],
+                "train": train,
+                "alpha": alpha,
+                "first": a,
+                "last": b,
+                "policies": list(JESTER_POLICIES),
+            },
+        )
+        for train, alpha in JESTER_SPLITS.items()
+        for a, b in blocks(cfg["reps"], cfg["block"])
+    ]
 
 
-JESTER = Experiment(paper=PAPER, chapter=CHAPTER, name="jester", title="Joke recommendation replay (Jester-like stand-in)",
-                    compute=compute_jester, plan=plan_jester, entropy=6080,
-                    figures=(Figure("Fig. 8", "Average rating per user on the Jester-like stand-in"),))
+JESTER = Experiment(
+    paper=PAPER,
+    chapter=CHAPTER,
+    name="jester",
+    title="Joke recommendation replay (Jester-like stand-in)",
+    compute=compute_jester,
+    plan=plan_jester,
+    entropy=6080,
+    figures=(Figure("Fig. 8", "Average rating per user on the Jester-like stand-in"),),
+)

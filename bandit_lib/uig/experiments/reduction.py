@@ -51,7 +51,9 @@ def compute_reduction(seed, figure: str, K, eps, reps: int, p=None) -> dict:
                 for q in p:
                     S, D = reveal(A, q, q, generator(seed, "reveal", r))
                     psi = len(eliminate_partial(S, D))
-                    rows.append({"rep": r, "p": q, "K": K, "size": csi if q == 1.0 else psi, "psi_off": psi, "csi": csi})
+                    rows.append(
+                        {"rep": r, "p": q, "K": K, "size": csi if q == 1.0 else psi, "psi_off": psi, "csi": csi}
+                    )
         else:
             for k in K:
                 rng = generator(seed, "instance", r, k)
@@ -78,11 +80,23 @@ def plan_reduction_psi(profile: str) -> list[Unit]:
     return [Unit("fig5a", {"figure": "fig5a", **cfg["fig5a"]}), Unit("fig5b", {"figure": "fig5b", **cfg["fig5b"]})]
 
 
-REDUCTION_CSI = Experiment(paper=PAPER, chapter=CHAPTER, name="reduction_csi",
-                           title="Size of the candidate set under complete side information",
-                           compute=compute_reduction, plan=plan_reduction_csi, entropy=6041,
-                           figures=(Figure("Fig. 4", "|B*| against ε and |B*|/n against n"),))
-REDUCTION_PSI = Experiment(paper=PAPER, chapter=CHAPTER, name="reduction_psi",
-                           title="Size of the offline set under partial side information",
-                           compute=compute_reduction, plan=plan_reduction_psi, entropy=6052,
-                           figures=(Figure("Fig. 5", "|B0| against p and |B0|/n against n"),))
+REDUCTION_CSI = Experiment(
+    paper=PAPER,
+    chapter=CHAPTER,
+    name="reduction_csi",
+    title="Size of the candidate set under complete side information",
+    compute=compute_reduction,
+    plan=plan_reduction_csi,
+    entropy=6041,
+    figures=(Figure("Fig. 4", "|B*| against ε and |B*|/n against n"),),
+)
+REDUCTION_PSI = Experiment(
+    paper=PAPER,
+    chapter=CHAPTER,
+    name="reduction_psi",
+    title="Size of the offline set under partial side information",
+    compute=compute_reduction,
+    plan=plan_reduction_psi,
+    entropy=6052,
+    figures=(Figure("Fig. 5", "|B0| against p and |B0|/n against n"),),
+)

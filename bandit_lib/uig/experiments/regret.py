@@ -48,9 +48,23 @@ PROFILES = {
 
 
 CSI_POLICIES = (
-    "LSDT-CSI", "LSDT-CSI (α=2)", "UCB1", "UCB1 (α=2)", "UCB1 on B*", "UCB1 on B* (α=2)",
-    "TS", "TS (Gaussian)", "TS on B*", "LSDT-TS", "CKL-UCB", "CKL-UCB (1-hop, no init)",
-    "CKL-UCB (hop, init)", "CKL-UCB (hop, no init)", "OSUB", "OSSB", "OSSB (leader in B*)",
+    "LSDT-CSI",
+    "LSDT-CSI (α=2)",
+    "UCB1",
+    "UCB1 (α=2)",
+    "UCB1 on B*",
+    "UCB1 on B* (α=2)",
+    "TS",
+    "TS (Gaussian)",
+    "TS on B*",
+    "LSDT-TS",
+    "CKL-UCB",
+    "CKL-UCB (1-hop, no init)",
+    "CKL-UCB (hop, init)",
+    "CKL-UCB (hop, no init)",
+    "OSUB",
+    "OSSB",
+    "OSSB (leader in B*)",
 )
 CKL_VARIANTS = {
     "CKL-UCB": ("one_hop", True),
@@ -109,15 +123,26 @@ def compute_regret_csi(seed, K: int, eps: float, T: int, first: int, last: int, 
 
 def plan_regret_csi(profile: str) -> list[Unit]:
     cfg = PROFILES[profile]["csi"]
-    return [Unit(f"reps={a}-{b - 1}", {"K": cfg["K"], "eps": cfg["eps"], "T": cfg["T"], "first": a, "last": b,
-                                       "policies": list(CSI_POLICIES)})
-            for a, b in blocks(cfg["reps"], cfg["block"])]
+    return [
+        Unit(
+            f"reps={a}-{b - 1}",
+            {"K": cfg["K"], "eps": cfg["eps"], "T": cfg["T"], "first": a, "last": b, "policies": list(CSI_POLICIES)},
+        )
+        for a, b in blocks(cfg["reps"], cfg["block"])
+    ]
 
 
 # --- Fig 7: regret with partial side information -------------------------------------------
 
-PSI_BASELINES = ("UCB1", "UCB1 on B0", "TS", "CKL-UCB", "CKL-UCB (1-hop, no init)", "CKL-UCB (hop, init)",
-                 "CKL-UCB (hop, no init)")
+PSI_BASELINES = (
+    "UCB1",
+    "UCB1 on B0",
+    "TS",
+    "CKL-UCB",
+    "CKL-UCB (1-hop, no init)",
+    "CKL-UCB (hop, init)",
+    "CKL-UCB (hop, no init)",
+)
 
 
 def psi_policy_run(name: str, inst, tape, T: int, seed, *, lam: float = 1 / 8) -> np.ndarray:
@@ -168,9 +193,21 @@ def compute_regret_psi(seed, K: int, eps: float, p: float, T, first: int, last: 
 
 def plan_regret_psi(profile: str) -> list[Unit]:
     cfg = PROFILES[profile]["psi"]
-    return [Unit(f"reps={a}-{b - 1}", {"K": cfg["K"], "eps": cfg["eps"], "p": cfg["p"], "T": cfg["T"], "first": a,
-                                       "last": b, "baselines": list(PSI_BASELINES)})
-            for a, b in blocks(cfg["reps"], cfg["block"])]
+    return [
+        Unit(
+            f"reps={a}-{b - 1}",
+            {
+                "K": cfg["K"],
+                "eps": cfg["eps"],
+                "p": cfg["p"],
+                "T": cfg["T"],
+                "first": a,
+                "last": b,
+                "baselines": list(PSI_BASELINES),
+            },
+        )
+        for a, b in blocks(cfg["reps"], cfg["block"])
+    ]
 
 
 # --- Fig 10: Thompson sampling with partial side information --------------------------------
@@ -194,19 +231,53 @@ def compute_ts_psi(seed, K: int, eps: float, p: float, T: int, first: int, last:
 
 def plan_ts_psi(profile: str) -> list[Unit]:
     cfg = PROFILES[profile]["ts_psi"]
-    return [Unit(f"reps={a}-{b - 1}", {"K": cfg["K"], "eps": cfg["eps"], "p": cfg["p"], "T": cfg["T"], "first": a,
-                                       "last": b, "policies": list(TS_PSI_POLICIES)})
-            for a, b in blocks(cfg["reps"], cfg["block"])]
+    return [
+        Unit(
+            f"reps={a}-{b - 1}",
+            {
+                "K": cfg["K"],
+                "eps": cfg["eps"],
+                "p": cfg["p"],
+                "T": cfg["T"],
+                "first": a,
+                "last": b,
+                "policies": list(TS_PSI_POLICIES),
+            },
+        )
+        for a, b in blocks(cfg["reps"], cfg["block"])
+    ]
 
 
-REGRET_CSI = Experiment(paper=PAPER, chapter=CHAPTER, name="regret_csi", title="Regret with complete side information",
-                        compute=compute_regret_csi, plan=plan_regret_csi, entropy=6063,
-                        figures=(Figure("Fig. 6", "Regret against T, complete side information"),
-                                 Figure("Fig. 9", "LSDT-TS (CSI) against TS")))
-REGRET_PSI = Experiment(paper=PAPER, chapter=CHAPTER, name="regret_psi", title="Regret with partial side information",
-                        compute=compute_regret_psi, plan=plan_regret_psi, entropy=6074,
-                        figures=(Figure("Fig. 7", "Regret against T, partial side information"),))
-TS_PSI = Experiment(paper=PAPER, chapter=CHAPTER, name="ts_psi",
-                    title="Thompson sampling with partial side information (n = 200)",
-                    compute=compute_ts_psi, plan=plan_ts_psi, entropy=6100,
-                    figures=(Figure("Fig. 10", "LSDT-TS (PSI) against TS"),))
+REGRET_CSI = Experiment(
+    paper=PAPER,
+    chapter=CHAPTER,
+    name="regret_csi",
+    title="Regret with complete side information",
+    compute=compute_regret_csi,
+    plan=plan_regret_csi,
+    entropy=6063,
+    figures=(
+        Figure("Fig. 6", "Regret against T, complete side information"),
+        Figure("Fig. 9", "LSDT-TS (CSI) against TS"),
+    ),
+)
+REGRET_PSI = Experiment(
+    paper=PAPER,
+    chapter=CHAPTER,
+    name="regret_psi",
+    title="Regret with partial side information",
+    compute=compute_regret_psi,
+    plan=plan_regret_psi,
+    entropy=6074,
+    figures=(Figure("Fig. 7", "Regret against T, partial side information"),),
+)
+TS_PSI = Experiment(
+    paper=PAPER,
+    chapter=CHAPTER,
+    name="ts_psi",
+    title="Thompson sampling with partial side information (n = 200)",
+    compute=compute_ts_psi,
+    plan=plan_ts_psi,
+    entropy=6100,
+    figures=(Figure("Fig. 10", "LSDT-TS (PSI) against TS"),),
+)

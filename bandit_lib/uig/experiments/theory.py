@@ -30,11 +30,30 @@ from bandit_lib.seeding import derive, generator
 from bandit_lib.tapes import bernoulli_tape, decision_stream, gaussian_tape
 
 PROFILES = {
-    "quick": {"lsdt_T": [10, 30, 100, 300, 1000], "ucb_T": [100, 300, 1000], "log_reps": 3, "psi_T": [100, 300],
-              "psi_reps": 2, "K": [10, 20], "K_T": 500, "K_reps": 3, "clusters": [3, 6], "cluster_reps": 20},
-    "full": {"lsdt_T": [1000, 3000, 10000, 30000, 100000, 300000, 1000000], "ucb_T": [1000, 3000, 10000, 30000, 100000],
-             "log_reps": 100, "psi_T": [1000, 10000, 100000], "psi_reps": 25, "K": [10, 20, 50, 100, 200],
-             "K_T": 10000, "K_reps": 50, "clusters": [5, 10, 20, 40], "cluster_reps": 200},
+    "quick": {
+        "lsdt_T": [10, 30, 100, 300, 1000],
+        "ucb_T": [100, 300, 1000],
+        "log_reps": 3,
+        "psi_T": [100, 300],
+        "psi_reps": 2,
+        "K": [10, 20],
+        "K_T": 500,
+        "K_reps": 3,
+        "clusters": [3, 6],
+        "cluster_reps": 20,
+    },
+    "full": {
+        "lsdt_T": [1000, 3000, 10000, 30000, 100000, 300000, 1000000],
+        "ucb_T": [1000, 3000, 10000, 30000, 100000],
+        "log_reps": 100,
+        "psi_T": [1000, 10000, 100000],
+        "psi_reps": 25,
+        "K": [10, 20, 50, 100, 200],
+        "K_T": 10000,
+        "K_reps": 50,
+        "clusters": [5, 10, 20, 40],
+        "cluster_reps": 200,
+    },
 }
 
 # The designed instance: top class {1.0, 0.6} (gap 0.4), a connector at 0.55 similar to both, and
@@ -84,7 +103,11 @@ def _log_growth(seed, cfg) -> dict:
         rep = derive(seed, "rep", r)
         tape = gaussian_tape(means, 1.0, derive(rep, "rewards"))
         for name, horizons, run in (
-            ("LSDT-CSI", cfg["lsdt_T"], lambda T: run_lsdt_csi_fast(tape.rewind(), inst.classes, T, decision_stream(rep, "l"))),
+            (
+                "LSDT-CSI",
+                cfg["lsdt_T"],
+                lambda T: run_lsdt_csi_fast(tape.rewind(), inst.classes, T, decision_stream(rep, "l")),
+            ),
             ("UCB1", cfg["ucb_T"], lambda T: run_ucb1_fast(tape.rewind(), T, decision_stream(rep, "u"), alpha=8.0)),
         ):
             regret = pseudo_regret(means, run(max(horizons)))
@@ -98,13 +121,30 @@ def _log_growth(seed, cfg) -> dict:
         pinst = instance_from_means(psi_means, psi_eps, p=PSI_P, rng=generator(rep, "reveal"))
         tape = bernoulli_tape(psi_means, derive(rep, "rewards"))
         for T in cfg["psi_T"]:
-            arms = simulate(LSDTPSI(pinst.B0, pinst.S, T, psi_eps, decision_stream(rep, "p", T), z=pinst.z), tape.rewind(), T)
-            rows.append({"rep": r, "policy": "LSDT-PSI", "T": T, "regret": float(pseudo_regret(psi_means, arms)[-1]),
-                         "B0": len(pinst.B0), "C2": float(pinst.z.sum()),
-                         "bound": theorem6_bound(psi_means, pinst.B0, pinst.S, pinst.z, psi_eps, T)})
-    return {"rows": rows, "means": means.tolist(), "eps": DESIGN_EPS, "classes": [c.tolist() for c in inst.classes],
-            "bound": theorem2_bound(means, top, bottom), "C1": lower_bound_rates(inst.A, means)[1],
-            "psi_eps": psi_eps, "p": PSI_P}
+            arms = simulate(
+                LSDTPSI(pinst.B0, pinst.S, T, psi_eps, decision_stream(rep, "p", T), z=pinst.z), tape.rewind(), T
+            )
+            rows.append(
+                {
+                    "rep": r,
+                    "policy": "LSDT-PSI",
+                    "T": T,
+                    "regret": float(pseudo_regret(psi_means, arms)[-1]),
+                    "B0": len(pinst.B0),
+                    "C2": float(pinst.z.sum()),
+                    "bound": theorem6_bound(psi_means, pinst.B0, pinst.S, pinst.z, psi_eps, T),
+                }
+            )
+    return {
+        "rows": rows,
+        "means": means.tolist(),
+        "eps": DESIGN_EPS,
+        "classes": [c.tolist() for c in inst.classes],
+        "bound": theorem2_bound(means, top, bottom),
+        "C1": lower_bound_rates(inst.A, means)[1],
+        "psi_eps": psi_eps,
+        "p": PSI_P,
+    }
 
 
 def _scaling_K(seed, cfg) -> dict:
@@ -118,11 +158,20 @@ def _scaling_K(seed, cfg) -> dict:
             runs = {
                 "LSDT-CSI": run_lsdt_csi_fast(tape.rewind(), inst.classes, cfg["K_T"], decision_stream(rep, "l")),
                 "UCB1": run_ucb1_fast(tape.rewind(), cfg["K_T"], decision_stream(rep, "u"), alpha=8.0),
-                "UCB1 on B*": run_ucb1_fast(tape.rewind(), cfg["K_T"], decision_stream(rep, "b"), arms=inst.candidates,
-                                            alpha=8.0),
+                "UCB1 on B*": run_ucb1_fast(
+                    tape.rewind(), cfg["K_T"], decision_stream(rep, "b"), arms=inst.candidates, alpha=8.0
+                ),
             }
-            rows += [{"rep": r, "K": K, "B*": len(inst.candidates), "policy": name,
-                      "regret": float(pseudo_regret(means, arms)[-1])} for name, arms in runs.items()]
+            rows += [
+                {
+                    "rep": r,
+                    "K": K,
+                    "B*": len(inst.candidates),
+                    "policy": name,
+                    "regret": float(pseudo_regret(means, arms)[-1]),
+                }
+                for name, arms in runs.items()
+            ]
     return {"rows": rows, "T": cfg["K_T"]}
 
 
@@ -139,9 +188,18 @@ def _clustered(seed, cfg) -> dict:
             S, D = reveal(A, p, p, generator(seed, "reveal", N, r))
             B0 = eliminate_partial(S, D)
             z = dict(zip(B0.tolist(), exploration_values(S[np.ix_(B0, B0)])))
-            rows.append({"N": N, "rep": r, "K": m * N, "B*": len(B), "B0": len(B0),
-                         "survivors": int(np.isin(middle, B0).sum()), "middle": len(middle),
-                         "C2 on C_min": float(sum(z.get(i, 0.0) for i in bottom))})
+            rows.append(
+                {
+                    "N": N,
+                    "rep": r,
+                    "K": m * N,
+                    "B*": len(B),
+                    "B0": len(B0),
+                    "survivors": int(np.isin(middle, B0).sum()),
+                    "middle": len(middle),
+                    "C2 on C_min": float(sum(z.get(i, 0.0) for i in bottom)),
+                }
+            )
     return {"rows": rows, "p": p, "eps": eps, "clusters": m}
 
 
@@ -156,11 +214,21 @@ def compute_theory(seed, check: str, **cfg) -> dict:
 
 def plan_theory(profile: str) -> list[Unit]:
     cfg = PROFILES[profile]
-    keys = {"log_growth": ("lsdt_T", "ucb_T", "log_reps", "psi_T", "psi_reps"), "scaling_K": ("K", "K_T", "K_reps"),
-            "clustered": ("clusters", "cluster_reps")}
+    keys = {
+        "log_growth": ("lsdt_T", "ucb_T", "log_reps", "psi_T", "psi_reps"),
+        "scaling_K": ("K", "K_T", "K_reps"),
+        "clustered": ("clusters", "cluster_reps"),
+    }
     return [Unit(check, {"check": check, **{k: cfg[k] for k in names}}) for check, names in keys.items()]
 
 
-THEORY = Experiment(paper=PAPER, chapter=CHAPTER, name="theory", title="Theory checks", compute=compute_theory,
-                    plan=plan_theory, entropy=6122,
-                    figures=(Figure("Theory", "Regret against log T and n; Theorem 5 on clustered arms"),))
+THEORY = Experiment(
+    paper=PAPER,
+    chapter=CHAPTER,
+    name="theory",
+    title="Theory checks",
+    compute=compute_theory,
+    plan=plan_theory,
+    entropy=6122,
+    figures=(Figure("Theory", "Regret against log T and n; Theorem 5 on clustered arms"),),
+)

@@ -52,10 +52,12 @@ def compute_timing(seed, setting: str, reps: int, K: int, eps: float, T: int, p:
                 "TS": lambda: simulate(ThompsonSampling(K, generator(rep, "ts")), tape.rewind(), T),
                 "CKL-UCB (numba index)": lambda: simulate(CKLUCB(inst.A, eps), tape.rewind(), T),
                 "OSUB": lambda: simulate(OSUB(inst.A, stream("osub")), tape.rewind(), T),
-                "OSSB (closed form)": lambda: simulate(OSSB(inst.A, stream("ossb"), candidates=inst.candidates),
-                                                       tape.rewind(), T),
-                "OSSB (linprog)": lambda: simulate(OSSB(inst.A, stream("ossb"), candidates=inst.candidates,
-                                                        solver="linprog"), tape.rewind(), T),
+                "OSSB (closed form)": lambda: simulate(
+                    OSSB(inst.A, stream("ossb"), candidates=inst.candidates), tape.rewind(), T
+                ),
+                "OSSB (linprog)": lambda: simulate(
+                    OSSB(inst.A, stream("ossb"), candidates=inst.candidates, solver="linprog"), tape.rewind(), T
+                ),
                 "LSDT-CSI (online)": lambda: simulate(LSDTCSI(inst.classes, K, stream("l")), tape.rewind(), T),
                 "LSDT-CSI (online, numba)": lambda: run_lsdt_csi_fast(tape.rewind(), inst.classes, T, stream("l")),
                 "UCB1 on B*": lambda: simulate(UCB1(K, stream("b"), arms=inst.candidates, alpha=8.0), tape.rewind(), T),
@@ -64,8 +66,10 @@ def compute_timing(seed, setting: str, reps: int, K: int, eps: float, T: int, p:
             for name, fn in runs.items():
                 arms[name], row[name] = timed(fn)
             row["OSSB solvers agree"] = bool(np.array_equal(arms["OSSB (closed form)"], arms["OSSB (linprog)"]))
-            row["numba engines agree"] = bool(np.array_equal(arms["UCB1"], arms["UCB1 (numba)"])
-                                              and np.array_equal(arms["LSDT-CSI (online)"], arms["LSDT-CSI (online, numba)"]))
+            row["numba engines agree"] = bool(
+                np.array_equal(arms["UCB1"], arms["UCB1 (numba)"])
+                and np.array_equal(arms["LSDT-CSI (online)"], arms["LSDT-CSI (online, numba)"])
+            )
         else:
             rng = generator(rep, "instance")
             means = rng.uniform(0.1, 0.9, K)
@@ -77,7 +81,9 @@ def compute_timing(seed, setting: str, reps: int, K: int, eps: float, T: int, p:
                 "UCB1": lambda: simulate(UCB1(K, decision_stream(rep, "u")), tape.rewind(), T),
                 "TS": lambda: simulate(ThompsonSampling(K, generator(rep, "ts")), tape.rewind(), T),
                 "CKL-UCB (numba index)": lambda: simulate(CKLUCB(S, eps, kl="bernoulli"), tape.rewind(), T),
-                "LSDT-PSI (online)": lambda: simulate(LSDTPSI(B0, S, T, eps, decision_stream(rep, "l")), tape.rewind(), T),
+                "LSDT-PSI (online)": lambda: simulate(
+                    LSDTPSI(B0, S, T, eps, decision_stream(rep, "l")), tape.rewind(), T
+                ),
                 "UCB1 on B0": lambda: simulate(UCB1(K, decision_stream(rep, "b"), arms=B0), tape.rewind(), T),
             }
             for name, fn in runs.items():
@@ -90,11 +96,22 @@ def plan_timing(profile: str) -> list[Unit]:
     """The Fig. 6 and Fig. 7 settings at T = 1000 (the paper's tables); smaller in the quick profile."""
     cfg = PROFILES[profile]
     csi, psi = cfg["csi"], cfg["psi"]
-    return [Unit("csi", {"setting": "csi", "reps": cfg["reps"], "p": 1.0, **csi}),
-            Unit("psi", {"setting": "psi", "reps": cfg["reps"], **psi})]
+    return [
+        Unit("csi", {"setting": "csi", "reps": cfg["reps"], "p": 1.0, **csi}),
+        Unit("psi", {"setting": "psi", "reps": cfg["reps"], **psi}),
+    ]
 
 
-TIMING = Experiment(paper=PAPER, chapter=CHAPTER, name="timing", title="Running times per run", compute=compute_timing,
-                    plan=plan_timing, entropy=6111,
-                    figures=(Figure("Table I", "Running times, complete side information"),
-                             Figure("Table II", "Running times, partial side information")))
+TIMING = Experiment(
+    paper=PAPER,
+    chapter=CHAPTER,
+    name="timing",
+    title="Running times per run",
+    compute=compute_timing,
+    plan=plan_timing,
+    entropy=6111,
+    figures=(
+        Figure("Table I", "Running times, complete side information"),
+        Figure("Table II", "Running times, partial side information"),
+    ),
+)

@@ -41,8 +41,8 @@ from bandit_lib.tapes import bernoulli_tape
 PAPER = "zhuang17"
 CHAPTER = "notebooks/zhuang17"
 DELTA = 0.1
-CASE_ENTROPY = 20171204          # the seed stream of every test case of the chapter
-TWITTER_SEED = 2017              # the Twitter-like data set
+CASE_ENTROPY = 20171204  # the seed stream of every test case of the chapter
+TWITTER_SEED = 2017  # the Twitter-like data set
 METHODS = ("NRR", "IB", "RR", "WRR")
 
 PROFILES = {
@@ -57,8 +57,7 @@ PROFILES = {
         "synthetic": {"n": (20, 50, 100, 200), "k": (2.0, 2.5, 3.0), "cases": 10, "runs": 10, "cap": 10**7},
         "twitter": {"keywords": 20, "runs": 10, "cap": 10**7},
         "rho": {"rhos": (1.5, 2.0, 2.5, 3.0, 3.5, 4.0, 4.5, 5.0), "cases": 10, "runs": 10, "cap": 10**7},
-        "theory": {"configs": ((10, 2.0), (15, 2.0), (20, 2.0), (10, 1.5)), "cases": 5, "runs": 50,
-                   "cap": 10**8},
+        "theory": {"configs": ((10, 2.0), (15, 2.0), (20, 2.0), (10, 1.5)), "cases": 5, "runs": 50, "cap": 10**8},
         "ablations": {"n": (20, 50, 100), "cases": 5, "runs": 10, "cap": 10**7},
     },
 }
@@ -76,14 +75,28 @@ def synthetic_case(n: int, k: float, case: int, **params) -> Case:
 def _summary(y: np.ndarray, k: float) -> dict:
     truth = ksigma_outliers(y, k)
     gaps = np.abs(y - (y.mean() + k * y.std()))
-    return {"n": len(y), "k": k, "n_outliers": int(len(truth)), "gap_min": float(gaps.min()),
-            "H1": H1(y, k), "H2": H2(y, k)}
+    return {
+        "n": len(y),
+        "k": k,
+        "n_outliers": int(len(truth)),
+        "gap_min": float(gaps.min()),
+        "H1": H1(y, k),
+        "H2": H2(y, k),
+    }
 
 
 def _row(method: str, run: int, out, truth) -> dict:
     sc = set_scores(out.output, truth)
-    return {"method": method, "run": run, "pulls": out.pulls, "capped": out.capped, "exact": sc.exact,
-            "precision": sc.precision, "recall": sc.recall, "f1": sc.f1}
+    return {
+        "method": method,
+        "run": run,
+        "pulls": out.pulls,
+        "capped": out.capped,
+        "exact": sc.exact,
+        "precision": sc.precision,
+        "recall": sc.recall,
+        "f1": sc.f1,
+    }
 
 
 def four_methods(seed, y: np.ndarray, k: float, runs: int, cap: int) -> list[dict]:
@@ -117,15 +130,27 @@ def compute_synthetic(seed, n: int, k: float, case: int, runs: int, cap: int) ->
 
 def plan_synthetic(profile: str) -> list[Unit]:
     cfg = PROFILES[profile]["synthetic"]
-    return [Unit(f"n={n},k={k},case={c}", {"n": n, "k": k, "case": c, "runs": cfg["runs"], "cap": cfg["cap"]})
-            for n in cfg["n"] for k in cfg["k"] for c in range(cfg["cases"])]
+    return [
+        Unit(f"n={n},k={k},case={c}", {"n": n, "k": k, "case": c, "runs": cfg["runs"], "cap": cfg["cap"]})
+        for n in cfg["n"]
+        for k in cfg["k"]
+        for c in range(cfg["cases"])
+    ]
 
 
 SYNTHETIC = Experiment(
-    paper=PAPER, name="synthetic", title="Synthetic data: correctness and pulls of NRR, IB, RR, WRR (Fig. 1)",
-    compute=compute_synthetic, plan=plan_synthetic, entropy=201701, chapter=CHAPTER,
-    figures=(Figure("Fig. 1(a)", "% exactly correct vs n"), Figure("Fig. 1(b)", "average pulls vs n"),
-             Figure("Fig. 1(c)", "WRR's cost reduction w.r.t. RR over the 120 cases")),
+    paper=PAPER,
+    name="synthetic",
+    title="Synthetic data: correctness and pulls of NRR, IB, RR, WRR (Fig. 1)",
+    compute=compute_synthetic,
+    plan=plan_synthetic,
+    entropy=201701,
+    chapter=CHAPTER,
+    figures=(
+        Figure("Fig. 1(a)", "% exactly correct vs n"),
+        Figure("Fig. 1(b)", "average pulls vs n"),
+        Figure("Fig. 1(c)", "WRR's cost reduction w.r.t. RR over the 120 cases"),
+    ),
 )
 
 
@@ -135,24 +160,47 @@ SYNTHETIC = Experiment(
 def compute_twitter(seed, keyword: int, k: float, runs: int, cap: int, data_seed: int, n_keywords: int) -> dict:
     data = twitter_like(data_seed, n_keywords=n_keywords, k=k)
     kw = data.keywords[keyword]
-    summary = {**_summary(kw.means, k), "name": kw.name, "base_rate": kw.base_rate, "hotspots": len(kw.hotspots),
-               "redraws": kw.redraws}
+    summary = {
+        **_summary(kw.means, k),
+        "name": kw.name,
+        "base_rate": kw.base_rate,
+        "hotspots": len(kw.hotspots),
+        "redraws": kw.redraws,
+    }
     return {"case": summary, "rows": four_methods(seed, kw.means, k, runs, cap)}
 
 
 def plan_twitter(profile: str) -> list[Unit]:
     cfg = PROFILES[profile]["twitter"]
     n_kw = PROFILES["full"]["twitter"]["keywords"]
-    return [Unit(f"keyword={w}", {"keyword": w, "k": 2.5, "runs": cfg["runs"], "cap": cfg["cap"],
-                                  "data_seed": TWITTER_SEED, "n_keywords": n_kw})
-            for w in range(cfg["keywords"])]
+    return [
+        Unit(
+            f"keyword={w}",
+            {
+                "keyword": w,
+                "k": 2.5,
+                "runs": cfg["runs"],
+                "cap": cfg["cap"],
+                "data_seed": TWITTER_SEED,
+                "n_keywords": n_kw,
+            },
+        )
+        for w in range(cfg["keywords"])
+    ]
 
 
 TWITTER = Experiment(
-    paper=PAPER, name="twitter", title="Twitter-like stand-in: correctness and cost (Fig. 2)",
-    compute=compute_twitter, plan=plan_twitter, entropy=201702, chapter=CHAPTER,
-    figures=(Figure("Fig. 2(a)", "correctness, precision, recall, F1 (Twitter-like synthetic stand-in)"),
-             Figure("Fig. 2(b)", "cost reduction of RR and WRR w.r.t. IB (Twitter-like synthetic stand-in)")),
+    paper=PAPER,
+    name="twitter",
+    title="Twitter-like stand-in: correctness and cost (Fig. 2)",
+    compute=compute_twitter,
+    plan=plan_twitter,
+    entropy=201702,
+    chapter=CHAPTER,
+    figures=(
+        Figure("Fig. 2(a)", "correctness, precision, recall, F1 (Twitter-like synthetic stand-in)"),
+        Figure("Fig. 2(b)", "cost reduction of RR and WRR w.r.t. IB (Twitter-like synthetic stand-in)"),
+    ),
 )
 
 
@@ -173,18 +221,27 @@ def rho_sweep(seed, case, ci, rhos: list, runs: int, cap: int, n: int = 15, k: f
 
 def compute_rho(seed, case: int, rhos: list, runs: int, cap: int) -> dict:
     n, k = 15, 2.5
-    return rho_sweep(seed, planted_outliers(n, k, case_seed("rho", n, k, case)), AgrestiCoullCI(), rhos, runs, cap, n, k)
+    return rho_sweep(
+        seed, planted_outliers(n, k, case_seed("rho", n, k, case)), AgrestiCoullCI(), rhos, runs, cap, n, k
+    )
 
 
 def plan_rho(profile: str) -> list[Unit]:
     cfg = PROFILES[profile]["rho"]
-    return [Unit(f"case={c}", {"case": c, "rhos": list(cfg["rhos"]), "runs": cfg["runs"], "cap": cfg["cap"]})
-            for c in range(cfg["cases"])]
+    return [
+        Unit(f"case={c}", {"case": c, "rhos": list(cfg["rhos"]), "runs": cfg["runs"], "cap": cfg["cap"]})
+        for c in range(cfg["cases"])
+    ]
 
 
 RHO_SWEEP = Experiment(
-    paper=PAPER, name="rho_sweep", title="WRR's weight: T_rho / T_rho* (Fig. 3)",
-    compute=compute_rho, plan=plan_rho, entropy=201703, chapter=CHAPTER,
+    paper=PAPER,
+    name="rho_sweep",
+    title="WRR's weight: T_rho / T_rho* (Fig. 3)",
+    compute=compute_rho,
+    plan=plan_rho,
+    entropy=201703,
+    chapter=CHAPTER,
     figures=(Figure("Fig. 3", "ratio of average pulls with a preset rho to rho = rho*, n = 15, k = 2.5"),),
 )
 
@@ -206,27 +263,40 @@ def compute_theory(seed, n: int, k: float, case: int, runs: int, cap: int) -> di
             else:
                 out = wrr(tape.rewind(), k=k, delta=DELTA, cap=cap, ci=HoeffdingCI())
             rows.append({**_row(method, r, out, truth), "bound": bounds[method]})
-    return {"case": {**_summary(y, k), "rho_star": star, "bound_rr": bounds["RR"], "bound_wrr": bounds["WRR"]},
-            "rows": rows}
+    return {
+        "case": {**_summary(y, k), "rho_star": star, "bound_rr": bounds["RR"], "bound_wrr": bounds["WRR"]},
+        "rows": rows,
+    }
 
 
 def plan_theory(profile: str) -> list[Unit]:
     cfg = PROFILES[profile]["theory"]
-    return [Unit(f"n={n},k={k},case={c}", {"n": n, "k": k, "case": c, "runs": cfg["runs"], "cap": cfg["cap"]})
-            for n, k in cfg["configs"] for c in range(cfg["cases"])]
+    return [
+        Unit(f"n={n},k={k},case={c}", {"n": n, "k": k, "case": c, "runs": cfg["runs"], "cap": cfg["cap"]})
+        for n, k in cfg["configs"]
+        for c in range(cfg["cases"])
+    ]
 
 
 THEORY = Experiment(
-    paper=PAPER, name="theory", title="Theorems 1-3 checked with Hoeffding/McDiarmid intervals",
-    compute=compute_theory, plan=plan_theory, entropy=201704, chapter=CHAPTER,
+    paper=PAPER,
+    name="theory",
+    title="Theorems 1-3 checked with Hoeffding/McDiarmid intervals",
+    compute=compute_theory,
+    plan=plan_theory,
+    entropy=201704,
+    chapter=CHAPTER,
     figures=(Figure("Theory", "error rate vs delta; observed pulls vs the Theorem 2-3 bounds"),),
 )
 
 
 # ------------------------------------------------------------------------------ ablations
 
-VARIANTS = {"default": AgrestiCoullCI(), "z normal": AgrestiCoullCI(z_mode="normal"),
-            "printed threshold": AgrestiCoullCI(threshold_ci="as_printed")}
+VARIANTS = {
+    "default": AgrestiCoullCI(),
+    "z normal": AgrestiCoullCI(z_mode="normal"),
+    "printed threshold": AgrestiCoullCI(threshold_ci="as_printed"),
+}
 
 
 def compute_ablation(seed, n: int, k: float, case: int, runs: int, cap: int) -> dict:
@@ -243,12 +313,20 @@ def compute_ablation(seed, n: int, k: float, case: int, runs: int, cap: int) -> 
 
 def plan_ablation(profile: str) -> list[Unit]:
     cfg = PROFILES[profile]["ablations"]
-    return [Unit(f"n={n},k=2.5,case={c}", {"n": n, "k": 2.5, "case": c, "runs": cfg["runs"], "cap": cfg["cap"]})
-            for n in cfg["n"] for c in range(cfg["cases"])]
+    return [
+        Unit(f"n={n},k=2.5,case={c}", {"n": n, "k": 2.5, "case": c, "runs": cfg["runs"], "cap": cfg["cap"]})
+        for n in cfg["n"]
+        for c in range(cfg["cases"])
+    ]
 
 
 ABLATIONS = Experiment(
-    paper=PAPER, name="ablations", title="Sensitivity: z as the normal quantile, the printed threshold interval",
-    compute=compute_ablation, plan=plan_ablation, entropy=201705, chapter=CHAPTER,
+    paper=PAPER,
+    name="ablations",
+    title="Sensitivity: z as the normal quantile, the printed threshold interval",
+    compute=compute_ablation,
+    plan=plan_ablation,
+    entropy=201705,
+    chapter=CHAPTER,
     figures=(Figure("Table Z.1", "pulls and correctness of RR and WRR under the interval variants"),),
 )

@@ -39,13 +39,23 @@ def compute_rho_family(seed, family: str, case: int, rhos: list, runs: int, cap:
 
 def plan_rho_family(profile: str) -> list[Unit]:
     cfg = PROFILES[profile]
-    return [Unit(f"{family},case={c}", {"family": family, "case": c, "rhos": list(cfg["rhos"]), "runs": cfg["runs"],
-                                        "cap": cfg["cap"]})
-            for family in FAMILIES for c in range(cfg["cases"])]
+    return [
+        Unit(
+            f"{family},case={c}",
+            {"family": family, "case": c, "rhos": list(cfg["rhos"]), "runs": cfg["runs"], "cap": cfg["cap"]},
+        )
+        for family in FAMILIES
+        for c in range(cfg["cases"])
+    ]
 
 
 RHO_FAMILIES = Experiment(
-    paper=PAPER, name="rho_families", title="WRR's weight under three interval families (Fig. 3, sensitivity)",
-    compute=compute_rho_family, plan=plan_rho_family, entropy=201706, chapter=CHAPTER,
+    paper=PAPER,
+    name="rho_families",
+    title="WRR's weight under three interval families (Fig. 3, sensitivity)",
+    compute=compute_rho_family,
+    plan=plan_rho_family,
+    entropy=201706,
+    chapter=CHAPTER,
     figures=(Figure("Fig. Z.2", "T_rho / T_rho* for the Agresti–Coull (delta, printed) and Hoeffding intervals"),),
 )
