@@ -8,5 +8,6 @@ result's fingerprint (:mod:`bandit_lib.infra.fingerprint`).
 * :mod:`~bandit_lib.infra.profiles` — the ``quick`` and ``full`` profiles and where results live;
 * :mod:`~bandit_lib.infra.registry` — every experiment of the book;
 * :mod:`~bandit_lib.infra.reproduce` — ``python -m bandit_lib.reproduce`` (``make reproduce``);
-* :mod:`~bandit_lib.infra.plotting` — one style and one colour per method for every figure.
+* :mod:`~bandit_lib.infra.plotting` — one style and one colour per method for every figure;
+* :mod:`~bandit_lib.infra.scorecard` — the one scorecard format of every chapter (claims, our numbers, verdicts by stated rules).
 """
