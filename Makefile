@@ -16,12 +16,13 @@ BOOK_ENV   := BANDIT_PROFILE=full BANDIT_PROGRESS=0
 # Tests run every notebook in the quick profile against a throw-away result store.
 TEST_ENV   := BANDIT_PROFILE=quick BANDIT_PROGRESS=0
 
-.PHONY: all book test test-lib test-notebooks reproduce bench check-book sync lock env clean distclean help
+.PHONY: all book test test-lib test-notebooks fuzz reproduce bench check-book sync lock env clean distclean help
 
 help:
 	@echo "make book        build the book into book/_build/html (notebooks run from cached results)"
 	@echo "make test        unit, property and statistical tests, then nbval on every notebook (quick profile)"
 	@echo "make reproduce   recompute cached results at paper scale [PAPER=<key>|all] [EXPERIMENT=<name>] [JOBS=n] [SCHEDULER=tcp://host:port]"
+	@echo "make fuzz        property tests with random examples, ROUNDS times (failures saved to tests/hypothesis-examples)"
 	@echo "make bench       performance benchmarks (reference vs fast engines)"
 	@echo "make check-book  check the built book in headless Chromium (needs Debian's chromium)"
 	@echo "make sync        regenerate notebooks/*.ipynb from their MyST sources"
@@ -60,6 +61,15 @@ test-lib: $(STAMP)
 test-notebooks: $(STAMP)
 	$(TEST_ENV) BANDIT_RESULTS=$$(mktemp -d) $(PY) -m pytest -p no:randomly --nbval-lax --nbval-current-env \
 		--nbval-cell-timeout=600 -n 2 --dist loadfile notebooks
+
+# Property tests with fresh random examples, ROUNDS times (`make test` is seeded and never varies).
+# A failing example is saved to tests/hypothesis-examples: commit it (make test replays it) and
+# turn it into an explicit test.
+ROUNDS ?= 5
+fuzz: $(STAMP)
+	for round in $$(seq $(ROUNDS)); do \
+		$(TEST_ENV) HYPOTHESIS_PROFILE=fuzz BANDIT_RESULTS=$$(mktemp -d) $(PY) -m pytest -q -o addopts="-ra --strict-markers" \
+			-n 2 --dist loadfile -m "not slow" tests || exit 1; done
 
 reproduce: $(STAMP)
 	BANDIT_PROFILE=full $(PY) -m bandit_lib.reproduce --paper $(PAPER) --jobs $(JOBS) \

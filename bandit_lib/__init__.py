@@ -27,4 +27,10 @@ re-export nothing, so that a result's fingerprint (:mod:`bandit_lib.infra.finger
 exactly the code it imports.
 """
 
+from bandit_lib.infra.fingerprint import record_imports
+
 __version__ = "0.1.0"
+
+# Record the source of every module as it is imported, so that a result is stamped with the code
+# that computed it even if the files change while this process runs (a kernel, a Dask worker).
+record_imports()

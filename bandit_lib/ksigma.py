@@ -8,6 +8,13 @@ r"""The k-sigma outlier threshold and outlier set (ZHUANG17, ADE20).
 with the **population** standard deviation (divide by n). An arm is an outlier when
 :math:`y_i > \theta` (ZHUANG17) or :math:`y_i \ge \theta` (ADE20, ``inclusive=True``); only high
 outliers count. At most a fraction :math:`1/(1+k^2)` of the arms can lie above the threshold.
+
+The outlier set does not depend on the scale of the means: it is the same for :math:`cy` and
+:math:`y` for every :math:`c > 0` (arms within rounding of the threshold aside). Means of ordinary
+size are computed with the plain formula; means so small or so large that the squared deviations
+would underflow or overflow are first divided by their largest magnitude (an exact rescaling in
+the decision :math:`y_i - \mu_y > k\sigma_y`). A threshold that cannot be represented as a
+float (overflow) raises an error instead of becoming infinite.
 """
 
 from __future__ import annotations
@@ -17,25 +24,73 @@ import numpy as np
 from bandit_lib.checks import check_nonnegative, check_vector
 
 
+# Means whose largest magnitude lies in this range give squared deviations far from under- and
+# overflow (the smallest nonzero deviation is about 1e-16 of the largest mean), so the plain
+# formula is exact to rounding there; outside it the means are rescaled first.
+_PLAIN_RANGE = (1e-100, 1e100)
+
+
+def _plain(y: np.ndarray) -> bool:
+    scale = float(np.max(np.abs(y)))
+    return scale == 0.0 or _PLAIN_RANGE[0] <= scale <= _PLAIN_RANGE[1]
+
+
+def _scaled(y: np.ndarray) -> tuple[float, float, float, np.ndarray]:
+    """``(m, mu, sd, d)`` with ``y = m * u``, ``mu = mean(u)``, ``d = (u - mu) / s`` and
+    ``sd = std(d)``, where ``m = max|y|`` and ``s = max|u - mu|`` (so ``|u|, |d| <= 1``)."""
+    m = float(np.max(np.abs(y)))
+    u = y / m
+    mu = float(u.mean())
+    dev = u - mu
+    s = float(np.max(np.abs(dev)))
+    if s == 0.0:
+        return m, mu, 0.0, dev
+    d = dev / s
+    return m, mu, s * float(np.sqrt(np.mean(d * d))), dev
+
+
 def ksigma_threshold(y, k: float) -> float:
-    """theta = mean(y) + k * std(y, ddof=0)."""
+    """theta = mean(y) + k * std(y, ddof=0); an error if theta overflows a float."""
     y = check_vector("y", y)
     k = check_nonnegative("k", k)
-    return float(y.mean() + k * y.std())
+    if _plain(y):
+        return float(y.mean() + k * y.std())
+    m, mu, sd, _ = _scaled(y)
+    theta = m * (mu + k * sd)
+    if not np.isfinite(theta):
+        raise OverflowError(
+            f"the k-sigma threshold of y overflows a float (max |y| = {m!r}, k = {k!r}); rescale y: "
+            "the outlier set does not depend on the scale (ksigma_outliers(y / max|y|, k))"
+        )
+    return float(theta)
 
 
 def ksigma_outliers(y, k: float, *, inclusive: bool = False) -> np.ndarray:
     """Sorted indices of the arms above the k-sigma threshold (``>=`` if ``inclusive``)."""
     y = check_vector("y", y)
-    theta = ksigma_threshold(y, k)
-    above = y >= theta if inclusive else y > theta
+    if _plain(y):
+        theta = ksigma_threshold(y, k)
+        above = y >= theta if inclusive else y > theta
+        return np.flatnonzero(above)
+    k = check_nonnegative("k", k)
+    _, _, sd, dev = _scaled(y)
+    # y_i > mu + k sd  <=>  (u_i - mu) > k sd(u), all in units of max|y|: nothing under- or overflows
+    above = dev >= k * sd if inclusive else dev > k * sd
     return np.flatnonzero(above)
 
 
 def ksigma_gaps(y, k: float) -> np.ndarray:
-    """Delta_i = |y_i - theta|, the distance of each arm to the threshold."""
+    """Delta_i = |y_i - theta|, the distance of each arm to the threshold; an error on overflow."""
     y = check_vector("y", y)
-    return np.abs(y - ksigma_threshold(y, k))
+    if _plain(y):
+        return np.abs(y - ksigma_threshold(y, k))
+    k = check_nonnegative("k", k)
+    m, mu, sd, dev = _scaled(y)
+    with np.errstate(over="ignore"):
+        gaps = m * np.abs(dev - k * sd)
+    if not np.all(np.isfinite(gaps)):
+        raise OverflowError(f"the k-sigma gaps of y overflow a float (max |y| = {m!r}, k = {k!r}); rescale y")
+    return gaps
 
 
 def max_outlier_fraction(k: float) -> float:

@@ -5,24 +5,18 @@
 * :class:`Outcome` is what a pure-exploration policy returns (its output, its pull count, whether
   it hit the cap, the pulls per arm).
 * :func:`run_policy` runs one policy on one instance with a pull cap.
-* :func:`run_many` evaluates a function over many tasks with joblib (local processes) or on a
-  Dask distributed cluster (``scheduler="tcp://host:port"``). Each task carries its own seed, so
-  the results are the same for any number of workers and either backend; they come back in task
-  order, and ``on_result`` sees each one as soon as it is done (the result store saves it then,
-  so an interrupted run loses nothing that finished).
+
+Running many tasks in parallel is orchestration: :func:`bandit_lib.infra.parallel.run_many`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 import numpy as np
-from tqdm import tqdm
 
 from bandit_lib.checks import check_choice, check_int, check_positive, check_vector
-from bandit_lib.infra.profiles import progress_enabled
 from bandit_lib.seeding import SeedLike
 from bandit_lib.tapes import RewardTape, bernoulli_tape, gaussian_tape, replay_tape
 
@@ -106,57 +100,3 @@ def run_policy(policy: Policy, instance: Instance, seed: SeedLike, *, cap: int, 
     if outcome.pulls > cap:
         raise RuntimeError(f"{policy!r} made {outcome.pulls} pulls, above its cap={cap}")
     return outcome
-
-
-def _call(fn: Callable[..., Any], index: int, task: Mapping[str, Any]) -> tuple[int, Any]:
-    return index, fn(**task)
-
-
-def _local(fn, tasks, jobs) -> Iterator[tuple[int, Any]]:
-    if jobs == 1:
-        for i, task in enumerate(tasks):
-            yield i, fn(**task)
-        return
-    from joblib import Parallel, delayed
-
-    parallel = Parallel(n_jobs=jobs, return_as="generator_unordered")
-    yield from parallel(delayed(_call)(fn, i, task) for i, task in enumerate(tasks))
-
-
-def _dask(fn, tasks, scheduler) -> Iterator[tuple[int, Any]]:
-    from distributed import Client, as_completed
-
-    with Client(scheduler) as client:
-        futures = [client.submit(_call, fn, i, task, pure=False) for i, task in enumerate(tasks)]
-        for future in as_completed(futures):
-            yield future.result()
-
-
-def run_many(
-    fn: Callable[..., Any],
-    tasks: Sequence[Mapping[str, Any]],
-    *,
-    jobs: int = 1,
-    scheduler: str | None = None,
-    desc: str | None = None,
-    progress: bool | None = None,
-    on_result: Callable[[int, Any], None] | None = None,
-) -> list[Any]:
-    """``[fn(**task) for task in tasks]``, in parallel, with a progress bar.
-
-    ``jobs`` local worker processes (joblib; 1 runs in this process), or the Dask cluster at
-    ``scheduler`` when given. ``fn`` must be a module-level function and each task should carry its
-    own seed, so that results do not depend on the backend or on the number of workers.
-    """
-    jobs = check_int("jobs", jobs, minimum=1)
-    tasks = list(tasks)
-    results: list[Any] = [None] * len(tasks)
-    source = _dask(fn, tasks, scheduler) if scheduler else _local(fn, tasks, jobs)
-    show = progress_enabled() if progress is None else progress
-    with tqdm(total=len(tasks), desc=desc, disable=not show, leave=False) as bar:
-        for index, result in source:
-            results[index] = result
-            if on_result is not None:
-                on_result(index, result)
-            bar.update(1)
-    return results

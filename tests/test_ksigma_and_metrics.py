@@ -87,3 +87,33 @@ def test_binomial_verdicts():
 def test_bad_inputs_name_the_bad_value(call, message):
     with pytest.raises((ValueError, TypeError), match=message):
         call()
+
+
+def test_ksigma_underflow_example_found_by_hypothesis():
+    """The squares of the deviations underflow: a plain std is 0 and arm 1 looks like an outlier."""
+    assert ksigma_outliers([0.0, 2.599812844674477e-263], 2.0).tolist() == []
+    assert ksigma_threshold([0.0, 2.599812844674477e-263], 2.0) == pytest.approx(1.5 * 2.599812844674477e-263)
+
+
+def test_ksigma_overflow_gives_the_right_set_or_a_clear_error():
+    assert ksigma_outliers([1e308, -1e308], 1).tolist() == []
+    assert ksigma_outliers([1e308, -1e308], 0.5).tolist() == [0]
+    assert ksigma_outliers([1e308] * 4 + [-1e308], 0.1).tolist() == [0, 1, 2, 3]
+    assert ksigma_threshold([1e308, -1e308], 1) == 1e308
+    with pytest.raises(OverflowError, match="max \\|y\\| = 1.7e\\+308"):
+        ksigma_threshold([1.7e308, -1.7e308], 1.5)
+    with pytest.raises(OverflowError, match="gaps"):
+        ksigma_gaps([1.7e308, -1.7e308], 1.5)
+
+
+@given(means, st.floats(0.5, 4), st.integers(-1000, 1000))
+def test_outliers_do_not_depend_on_the_scale(y, k, e):
+    """Scaling by a power of two is exact, so the decision must not move at any scale."""
+    y = np.array(y)
+    theta = ksigma_threshold(y, k)
+    if np.min(np.abs(y - theta)) < 1e-9 * max(1.0, np.max(np.abs(y))):
+        return
+    c = 2.0**e
+    if not np.all(np.isfinite(y * c)) or (np.any(y != 0) and np.max(np.abs(y * c)) < 1e-290):
+        return  # below ~1e-290 the scaled means themselves lose digits (subnormals)
+    assert ksigma_outliers(y * c, k).tolist() == ksigma_outliers(y, k).tolist()

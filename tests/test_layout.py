@@ -24,8 +24,7 @@ PACKAGE = Path(bandit_lib.__file__).parent
 CHAPTERS = ["foundations", "zhuang17", "ade20", "gold20", "uig", "grapl20"]
 SHARED = {"blas_threads", "checks", "ksigma", "metrics", "radii", "runner", "seeding", "special", "tapes"}
 TOP_LEVEL = SHARED | {"reproduce"}  # reproduce: the `python -m bandit_lib.reproduce` entry of infra
-# runner's run_many shows a progress bar unless BANDIT_PROGRESS=0 (infra.profiles).
-KNOWN_UPWARD = {("runner", "infra.profiles")}
+KNOWN_UPWARD: set[tuple[str, str]] = set()  # (shared module, what it may import from above): none
 
 
 def modules() -> dict[str, Path]:

@@ -10,8 +10,9 @@ from bandit_lib.infra.registry import all_experiments, select
 from bandit_lib.foundations.experiments import compute_coverage
 from bandit_lib.infra import fingerprint
 from bandit_lib.infra.fingerprint import code_fingerprint, import_closure, module_digest
-from bandit_lib.runner import Instance, Outcome, run_many, run_policy
-from bandit_lib.infra.store import MalformedResult, MissingResult, ResultStore, StaleResult
+from bandit_lib.infra.parallel import run_many
+from bandit_lib.runner import Instance, Outcome, run_policy
+from bandit_lib.infra.store import CorruptResult, MissingResult, ResultStore, StaleResult
 
 
 def round_robin_budget(tape, *, cap, budget):
@@ -132,17 +133,17 @@ def test_an_interrupted_run_resumes_without_losing_finished_units(results_dir):
     assert toy_compute.CALLS == [0.3, 0.4]
 
 
-def test_missing_and_malformed_results_raise_clear_errors(results_dir):
+def test_missing_and_corrupt_results_raise_clear_errors(results_dir):
     exp = toy_experiment()
     with pytest.raises(MissingResult, match="make reproduce PAPER=testpaper EXPERIMENT=toy"):
         exp.load("quick")
     exp.run("quick", progress=False)
     path = results_dir / "quick" / "testpaper" / "toy" / "mean=0.7.json"
-    path.write_text('{"format": 1, "paper": "testpaper"')
-    with pytest.raises(MalformedResult, match="mean=0.7.json is not valid JSON"):
+    path.write_text('{"format": 2, "paper": "testpaper"')
+    with pytest.raises(CorruptResult, match="mean=0.7.json is corrupt: not valid JSON"):
         exp.load("quick")
-    path.write_text('{"format": 1}')
-    with pytest.raises(MalformedResult, match="lacks the field"):
+    path.write_text('{"format": 2}')
+    with pytest.raises(CorruptResult, match="lacks the field"):
         exp.load("quick")
 
 
@@ -161,8 +162,8 @@ def _toy_package(root, name, files):
         path = root / name / rel
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text)
-        if rel.endswith("/__init__.py") or "/" in rel:
-            (path.parent / "__init__.py").touch()
+        for folder in path.relative_to(root / name).parents:  # every folder is a regular package
+            (root / name / folder / "__init__.py").touch()
     importlib.invalidate_caches()
 
 

@@ -90,11 +90,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--results", type=Path, default=None, help="result root (default: data/results)")
     args = parser.parse_args(argv)
 
-    from bandit_lib.infra.registry import all_experiments
     from bandit_lib.infra.fingerprint import import_closure
     from bandit_lib.infra.profiles import committed_results_root
-    from bandit_lib.seeding import describe
+    from bandit_lib.infra.registry import all_experiments
     from bandit_lib.infra.store import ResultStore, normalise
+    from bandit_lib.seeding import describe
 
     store = ResultStore(args.results or committed_results_root())
     with tempfile.TemporaryDirectory() as tmp:

@@ -4,6 +4,7 @@ result's fingerprint (:mod:`bandit_lib.infra.fingerprint`).
 * :mod:`~bandit_lib.infra.experiment` — :class:`~bandit_lib.infra.experiment.Experiment`: named
   units of work, computed in parallel, cached and loaded;
 * :mod:`~bandit_lib.infra.store` — the result store (one JSON record per unit);
+* :mod:`~bandit_lib.infra.parallel` — ``run_many``: tasks on local processes or a Dask cluster;
 * :mod:`~bandit_lib.infra.fingerprint` — which code made a result (Merkle digests);
 * :mod:`~bandit_lib.infra.profiles` — the ``quick`` and ``full`` profiles and where results live;
 * :mod:`~bandit_lib.infra.registry` — every experiment of the book;

@@ -9,6 +9,13 @@ resumes where it stopped. Loading never computes: it refuses missing or stale re
 Each unit's seed is derived from the experiment's root entropy and the unit's key alone, so the
 numbers do not depend on which other units exist, on their order, or on the workers.
 
+The code that runs is the code that is stamped: before computing, the calling process checks
+that the code it imported is the code on disk, and every worker (the calling process, a joblib
+process or a Dask worker) checks that the code it has loaded has the plan's fingerprint. Either
+mismatch refuses the run with :class:`~bandit_lib.infra.fingerprint.StaleCode`, saying to restart
+the kernel or the workers (reloading modules in place is not attempted: numba-compiled functions
+and objects held by other modules would keep the old code).
+
 A typical notebook cell::
 
     res = FIG1.run()            # profile from BANDIT_PROFILE; computes what is missing
@@ -18,20 +25,22 @@ A typical notebook cell::
 from __future__ import annotations
 
 import logging
+import os
 import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from bandit_lib.checks import check_int
-from bandit_lib.infra.fingerprint import code_fingerprint
+from bandit_lib.infra.fingerprint import StaleCode, changed_since_import, code_fingerprint, loaded_fingerprint
+from bandit_lib.infra.parallel import run_many
 from bandit_lib.infra.profiles import check_profile, current_profile, results_root
-from bandit_lib.runner import run_many
+from bandit_lib.infra.store import CorruptResult, MissingResult, ResultStore, StaleResult, check_key, git_commit
 from bandit_lib.seeding import derive, describe
-from bandit_lib.infra.store import MissingResult, ResultStore, StaleResult, check_key, git_commit
 
 log = logging.getLogger(__name__)
 
@@ -56,8 +65,17 @@ class Figure:
 
 
 def _compute_unit(
-    compute: Callable[..., Any], seed: np.random.SeedSequence, params: Mapping[str, Any]
+    compute: Callable[..., Any], seed: np.random.SeedSequence, params: Mapping[str, Any], code: str
 ) -> tuple[Any, float]:
+    """Compute one unit in a worker, after checking that the worker runs the plan's code."""
+    loaded = loaded_fingerprint(compute.__module__)
+    if loaded != code:
+        raise StaleCode(
+            f"worker process {os.getpid()} has loaded code with fingerprint {loaded} for {compute.__module__}, "
+            f"but the run was planned with {code}: the worker started before the code changed. Restart the "
+            "workers (Dask: restart the cluster or `client.restart()`; joblib: start a new Python process) "
+            "and run again."
+        )
     start = time.perf_counter()
     payload = compute(seed=seed, **params)
     return payload, time.perf_counter() - start
@@ -107,20 +125,41 @@ class Experiment:
     def store(self, profile: str | None = None) -> ResultStore:
         return ResultStore(results_root(profile))
 
-    def status(self, profile: str | None = None, store: ResultStore | None = None) -> dict[str, list[str]]:
-        """Unit keys grouped as ``fresh``, ``stale`` and ``missing``."""
+    def status(self, profile: str | None = None, store: ResultStore | None = None) -> dict[str, Any]:
+        """Unit keys grouped as ``fresh``, ``stale``, ``missing`` and ``corrupt``, and under ``why``
+        the reason of each stale or corrupt one. Never raises on a bad record."""
         store = store or self.store(profile)
         fingerprint = self.fingerprint()
-        out: dict[str, list[str]] = {"fresh": [], "stale": [], "missing": []}
+        out: dict[str, Any] = {"fresh": [], "stale": [], "missing": [], "corrupt": [], "why": {}}
         for unit in self.units(profile):
-            record = store.read(self.paper, self.name, unit.key)
+            try:
+                record = store.read(self.paper, self.name, unit.key)
+            except CorruptResult as exc:
+                out["corrupt"].append(unit.key)
+                out["why"][unit.key] = f"{exc.path}: {exc.reason}"
+                continue
+            reason = record and record.stale_reason(
+                params=unit.params, seed=describe(self.seed(unit)), fingerprint=fingerprint
+            )
             if record is None:
                 out["missing"].append(unit.key)
-            elif record.stale_reason(params=unit.params, seed=describe(self.seed(unit)), fingerprint=fingerprint):
+            elif reason:
                 out["stale"].append(unit.key)
+                out["why"][unit.key] = reason
             else:
                 out["fresh"].append(unit.key)
         return out
+
+    def check_code(self) -> None:
+        """Raise :class:`StaleCode` if this process imported code of the experiment that has
+        changed on disk since (results would be computed with the old code and stamped as new)."""
+        changed = changed_since_import(self.compute.__module__)
+        if changed:
+            raise StaleCode(
+                f"{self.id}: {', '.join(changed)} changed on disk after this Python process imported "
+                f"{'it' if len(changed) == 1 else 'them'}, so it would compute with the old code. Restart the "
+                "kernel (Jupyter: Kernel > Restart) or the Python process, and run again."
+            )
 
     def run(
         self,
@@ -131,15 +170,22 @@ class Experiment:
         store: ResultStore | None = None,
         progress: bool | None = None,
         recompute: bool = False,
-    ) -> "Results":
-        """Compute the units that are missing or stale (all of them if ``recompute``), then load all."""
+    ) -> Results:
+        """Compute the units that are missing, stale or corrupt (all of them if ``recompute``),
+        then load all. A corrupt record is moved to the store's quarantine folder first."""
+        started = time.time()
         profile = check_profile(profile or current_profile())
         store = store or self.store(profile)
         fingerprint = self.fingerprint()
-        units = self.units(profile)
         todo = []
-        for unit in units:
-            record = store.read(self.paper, self.name, unit.key)
+        for unit in self.units(profile):
+            try:
+                record = store.read(self.paper, self.name, unit.key)
+            except CorruptResult as exc:
+                moved = store.quarantine(exc.path)
+                log.warning("%s/%s: %s; moved it to %s and computing it again", self.id, unit.key, exc, moved)
+                todo.append(unit)
+                continue
             reason = (
                 "recompute requested"
                 if recompute
@@ -156,6 +202,11 @@ class Experiment:
                     log.warning("%s/%s: refusing the stale result and recomputing it (%s)", self.id, unit.key, reason)
                 todo.append(unit)
         if todo:
+            self.check_code()
+            store.check_writable()
+            # leftovers of writes killed between writing and renaming; a minute's grace for
+            # another process that is writing right now
+            store.remove_stray_temporaries(self.paper, self.name, before=started - 60)
             commit = git_commit()
 
             def save(index: int, result: tuple[Any, float]) -> None:
@@ -173,18 +224,22 @@ class Experiment:
                     commit=commit,
                 )
 
-            tasks = [{"compute": self.compute, "seed": self.seed(u), "params": dict(u.params)} for u in todo]
+            code = fingerprint.rsplit(".v", 1)[0]
+            tasks = [
+                {"compute": self.compute, "seed": self.seed(u), "params": dict(u.params), "code": code} for u in todo
+            ]
             run_many(
                 _compute_unit, tasks, jobs=jobs, scheduler=scheduler, desc=self.id, progress=progress, on_result=save
             )
         return self.load(profile, store=store)
 
-    def load(self, profile: str | None = None, *, store: ResultStore | None = None) -> "Results":
-        """All units' payloads; raises MissingResult or StaleResult instead of computing."""
+    def load(self, profile: str | None = None, *, store: ResultStore | None = None) -> Results:
+        """All units' payloads; raises MissingResult, StaleResult or CorruptResult (naming the
+        file) instead of computing."""
         profile = check_profile(profile or current_profile())
         store = store or self.store(profile)
         fingerprint = self.fingerprint()
-        entries = []
+        entries, paths = [], []
         for unit in self.units(profile):
             record = store.read(self.paper, self.name, unit.key)
             if record is None:
@@ -196,7 +251,8 @@ class Experiment:
             if reason:
                 raise StaleResult(f"{self.id}: the result {record.path} is stale: {reason}")
             entries.append((unit, record.data))
-        return Results(self, profile, entries)
+            paths.append(record.path)
+        return Results(self, profile, entries, paths)
 
 
 @dataclass(frozen=True)
@@ -206,6 +262,7 @@ class Results:
     experiment: Experiment
     profile: str
     entries: list[tuple[Unit, dict[str, Any]]]
+    paths: list[Path] = field(default_factory=list)
 
     def __len__(self) -> int:
         return len(self.entries)
@@ -222,8 +279,13 @@ class Results:
     def table(self, rows: str = "rows") -> pd.DataFrame:
         """Concatenate ``payload[rows]`` (a list of dicts) over units, with each unit's parameters."""
         frames = []
-        for unit, data in self.entries:
-            records = data["payload"][rows]
+        for i, (unit, data) in enumerate(self.entries):
+            records = data["payload"].get(rows) if isinstance(data["payload"], dict) else None
+            if not isinstance(records, list):
+                where = self.paths[i] if i < len(self.paths) else f"{self.experiment.id}/{unit.key}"
+                raise ValueError(
+                    f"the result {where} has no list {rows!r} in its payload; got {type(records).__name__}"
+                )
             frame = pd.DataFrame.from_records(records)
             for name, value in unit.params.items():
                 if name not in frame.columns and not isinstance(value, (list, dict)):

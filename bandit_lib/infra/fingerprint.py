@@ -23,7 +23,9 @@ from __future__ import annotations
 
 import ast
 import hashlib
+import importlib.machinery
 import importlib.util
+import sys
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -48,10 +50,23 @@ def _in_package(name: str) -> bool:
     return name == PACKAGE or name.startswith(PACKAGE + ".")
 
 
+def _spec(name: str):
+    """The module spec of ``name`` found without importing anything (importlib.util.find_spec
+    would import the parent packages, and fingerprinting must not load code)."""
+    parent, _, _ = name.rpartition(".")
+    if not parent:
+        loaded = sys.modules.get(name)
+        return loaded.__spec__ if loaded is not None else importlib.util.find_spec(name)
+    parent_spec = _spec(parent)
+    if parent_spec is None or parent_spec.submodule_search_locations is None:
+        return None
+    return importlib.machinery.PathFinder.find_spec(name, list(parent_spec.submodule_search_locations))
+
+
 def _source_path(name: str) -> Path | None:
     try:
-        spec = importlib.util.find_spec(name)
-    except (ImportError, ValueError):
+        spec = _spec(name)
+    except (ImportError, ValueError, KeyError):  # KeyError: inside a namespace package (none here)
         return None
     if spec is None or spec.origin is None or not spec.origin.endswith(".py"):
         return None
@@ -95,10 +110,10 @@ class _Parsed:
     bindings: dict[str, tuple[str, str]]
 
 
-@lru_cache(maxsize=None)
-def _parse(path: Path, name: str, mtime_ns: int, size: int) -> _Parsed:
-    tree = _strip_docstrings(ast.parse(path.read_text(), filename=str(path)))
-    anchor = name + ".__init__" if path.name == "__init__.py" else name
+@lru_cache(maxsize=4096)
+def _parse_text(text: str, name: str, is_package: bool) -> _Parsed:
+    tree = _strip_docstrings(ast.parse(text, filename=name))
+    anchor = name + ".__init__" if is_package else name
     bindings: dict[str, tuple[str, str]] = {}
     for node in tree.body:
         if isinstance(node, ast.ImportFrom) and _in_package(base := _resolve(anchor, node)):
@@ -123,12 +138,21 @@ def _parse(path: Path, name: str, mtime_ns: int, size: int) -> _Parsed:
     return _Parsed(ast.dump(tree), tuple(targets), bindings)
 
 
-def _parsed(name: str) -> _Parsed | None:
+@lru_cache(maxsize=4096)
+def _read(path: Path, mtime_ns: int, size: int) -> str:
+    return path.read_text()
+
+
+def _parsed(name: str, loaded: bool = False) -> _Parsed | None:
+    """The parsed code of ``name``: as on disk now, or (``loaded``) as this process imported it."""
     path = _source_path(name)
     if path is None:
         return None
-    stat = path.stat()
-    return _parse(path, name, stat.st_mtime_ns, stat.st_size)
+    text = _LOADED_SOURCES.get(name) if loaded and name in sys.modules else None
+    if text is None:
+        stat = path.stat()
+        text = _read(path, stat.st_mtime_ns, stat.st_size)
+    return _parse_text(text, name, path.name == "__init__.py")
 
 
 def _target(base: str, name: str | None, seen: frozenset[str] = frozenset()) -> tuple[str, str | None] | None:
@@ -148,7 +172,7 @@ def _target(base: str, name: str | None, seen: frozenset[str] = frozenset()) -> 
     return (base, name)
 
 
-def _closure_and_digests(module: str) -> tuple[dict[str, Path], dict[str, str]]:
+def _closure_and_digests(module: str, loaded: bool = False) -> tuple[dict[str, Path], dict[str, str]]:
     paths: dict[str, Path] = {}
     digests: dict[str, str] = {}
     active: set[str] = set()
@@ -162,7 +186,7 @@ def _closure_and_digests(module: str) -> tuple[dict[str, Path], dict[str, str]]:
             raise ValueError(
                 f"import cycle inside {PACKAGE} through {name!r}: a fingerprint needs an acyclic import graph"
             )
-        parsed = _parsed(name)
+        parsed = _parsed(name, loaded)
         if parsed is None:
             raise ValueError(f"module must be an importable Python source module; got module={name!r}")
         active.add(name)
@@ -202,3 +226,60 @@ def code_fingerprint(module: str) -> str:
             f"module must be a module that computes results, not infrastructure ({INFRASTRUCTURE}.*); got module={module!r}"
         )
     return module_digest(module)[:16]
+
+
+# --- the code this process runs ------------------------------------------------------------------
+# A process (a Jupyter kernel, a joblib or Dask worker) keeps the code it imported even when the
+# files change on disk afterwards. So that a result is stamped with the code that really computed
+# it, the source text of every bandit_lib module is recorded at the moment it is imported (by a
+# finder that bandit_lib/__init__.py installs), and the fingerprint of the loaded code is computed
+# from those texts.
+_LOADED_SOURCES: dict[str, str] = {}
+
+
+class _SourceRecorder:
+    """A meta-path finder that finds ``bandit_lib`` submodules as the standard finder does and
+    records the source text it is about to load."""
+
+    def find_spec(self, name, path=None, target=None):
+        if not name.startswith(PACKAGE + "."):
+            return None
+        spec = importlib.machinery.PathFinder.find_spec(name, path, target)
+        if spec is not None and spec.origin and spec.origin.endswith(".py"):
+            try:
+                _LOADED_SOURCES[name] = Path(spec.origin).read_text()
+            except OSError:
+                _LOADED_SOURCES.pop(name, None)
+        return spec
+
+    def invalidate_caches(self) -> None:
+        pass
+
+
+def record_imports() -> None:
+    """Install the recorder (once per process); bandit_lib/__init__.py calls this."""
+    if not any(isinstance(f, _SourceRecorder) for f in sys.meta_path):
+        sys.meta_path.insert(0, _SourceRecorder())
+
+
+def loaded_fingerprint(module: str) -> str:
+    """Like :func:`code_fingerprint`, over the code this process imported (the disk for modules
+    it has not imported yet: those would be imported from the disk)."""
+    if is_infrastructure(module):
+        raise ValueError(f"module must be a module that computes results, not infrastructure; got module={module!r}")
+    return _closure_and_digests(module, loaded=True)[1][module][:16]
+
+
+def changed_since_import(module: str) -> list[str]:
+    """The modules of ``module``'s closure whose code on disk differs from the code this process
+    imported (empty when the process runs the code on disk)."""
+    loaded = _closure_and_digests(module, loaded=True)[0]
+    return sorted(
+        name
+        for name in loaded
+        if name in _LOADED_SOURCES and name in sys.modules and _parsed(name, True) != _parsed(name, False)
+    )
+
+
+class StaleCode(RuntimeError):
+    """A process would compute with code that differs from the code on disk (or from the plan)."""

@@ -1,8 +1,12 @@
 """``python -m bandit_lib.reproduce``: compute the cached results at paper scale.
 
 ``make reproduce [PAPER=<key>] [EXPERIMENT=<name>] [JOBS=n] [SCHEDULER=tcp://host:port]`` calls it.
-Only missing or stale records are computed (``--recompute`` forces all); stop it at any time and
-run it again to resume. ``--check`` only reports the state of the store.
+Only missing, stale or corrupt records are computed (``--recompute`` forces all); a corrupt record
+is moved to the store's ``.quarantine`` folder first. Stop it at any time (Ctrl-C or SIGTERM: the
+workers are shut down and every finished unit is kept) and run it again to resume. ``--check``
+only reports the state of the store, every experiment, corrupt files with their reasons.
+
+The profile is ``--profile`` if given, else ``BANDIT_PROFILE``, else ``full``.
 """
 
 from __future__ import annotations
@@ -12,8 +16,31 @@ import logging
 import sys
 import time
 
+from bandit_lib.infra.fingerprint import StaleCode
+from bandit_lib.infra.parallel import interrupt_on_sigterm
+from bandit_lib.infra.profiles import PROFILES, current_profile
 from bandit_lib.infra.registry import select
-from bandit_lib.infra.profiles import PROFILES
+from bandit_lib.infra.store import ResultError, StoreNotWritable
+
+
+def _check(experiments, profile: str) -> int:
+    bad = 0
+    for exp in experiments:
+        try:
+            status = exp.status(profile)
+        except Exception as exc:  # a broken plan must not hide the other experiments' state
+            print(f"{exp.id:40s} cannot be checked: {exc}")
+            bad += 1
+            continue
+        counts = {k: len(status[k]) for k in ("fresh", "stale", "missing", "corrupt")}
+        bad += counts["stale"] + counts["missing"] + counts["corrupt"]
+        print(
+            f"{exp.id:40s} fresh {counts['fresh']:4d}  stale {counts['stale']:4d}  "
+            f"missing {counts['missing']:4d}  corrupt {counts['corrupt']:4d}"
+        )
+        for key in status["corrupt"]:
+            print(f"    corrupt: {status['why'][key]}")
+    return 1 if bad else 0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -22,37 +49,45 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--paper", default="all", help="paper key (e.g. zhuang17) or 'all'")
     parser.add_argument("--experiment", default=None, help="one experiment of the paper")
-    parser.add_argument("--profile", default="full", choices=PROFILES)
+    parser.add_argument("--profile", default=None, choices=PROFILES, help="default: BANDIT_PROFILE, else full")
     parser.add_argument("--jobs", type=int, default=2, help="local worker processes")
     parser.add_argument("--scheduler", default=None, help="address of a Dask scheduler (overrides --jobs)")
     parser.add_argument("--recompute", action="store_true", help="recompute fresh records too")
-    parser.add_argument("--check", action="store_true", help="report fresh/stale/missing units and exit")
+    parser.add_argument("--check", action="store_true", help="report fresh/stale/missing/corrupt units and exit")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(message)s")
-
-    experiments = select(args.paper, args.experiment)
+    try:
+        profile = args.profile or current_profile()
+        experiments = select(args.paper, args.experiment)
+    except ValueError as exc:
+        parser.error(str(exc))
     if args.check:
-        bad = 0
-        for exp in experiments:
-            status = exp.status(args.profile)
-            counts = {k: len(v) for k, v in status.items()}
-            bad += counts["stale"] + counts["missing"]
-            print(
-                f"{exp.id:40s} fresh {counts['fresh']:4d}  stale {counts['stale']:4d}  missing {counts['missing']:4d}"
-            )
-        return 1 if bad else 0
+        return _check(experiments, profile)
 
     total = time.perf_counter()
-    for exp in experiments:
-        start = time.perf_counter()
-        results = exp.run(args.profile, jobs=args.jobs, scheduler=args.scheduler, recompute=args.recompute)
+    done = 0
+    try:
+        with interrupt_on_sigterm():
+            if experiments:
+                experiments[0].store(profile).check_writable()
+            for exp in experiments:
+                start = time.perf_counter()
+                results = exp.run(profile, jobs=args.jobs, scheduler=args.scheduler, recompute=args.recompute)
+                done += 1
+                print(
+                    f"{exp.id:40s} {len(results):4d} units  {time.perf_counter() - start:8.1f} s wall  "
+                    f"({results.elapsed_seconds:.1f} s of compute in the records)"
+                )
+    except KeyboardInterrupt as exc:
         print(
-            f"{exp.id:40s} {len(results):4d} units  {time.perf_counter() - start:8.1f} s wall  "
-            f"({results.elapsed_seconds:.1f} s of compute in the records)"
+            f"\ninterrupted ({exc or 'Ctrl-C'}) after {time.perf_counter() - total:.0f} s: {done} of "
+            f"{len(experiments)} experiments complete; every unit that finished is saved in "
+            f"{experiments[0].store(profile).root}. Run the same command again to resume.",
+            file=sys.stderr,
         )
+        return 130
+    except (StaleCode, StoreNotWritable, ResultError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     print(f"total {time.perf_counter() - total:.1f} s")
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

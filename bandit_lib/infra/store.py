@@ -5,11 +5,17 @@ it, when and how long it took, and the payload (the numbers a figure is drawn fr
 atomic (a temporary file renamed into place), so an interrupted run leaves either the whole
 record or nothing. Reading checks the record against what the code would compute now: a record
 whose parameters, seed or code fingerprint differ is *stale* and is never returned as valid.
+
+A record also carries the sha256 of its canonical payload. A record that cannot be read, lacks a
+field, has another format or whose payload does not match its hash (a hand-edited number, a
+truncated file) is *corrupt*: reading it raises :class:`CorruptResult` naming the file and why,
+and ``reproduce`` moves it to ``<root>/.quarantine/`` and computes the unit again.
 """
 
 from __future__ import annotations
 
 import datetime as _dt
+import hashlib
 import json
 import os
 import re
@@ -24,7 +30,8 @@ import numpy as np
 from bandit_lib import __version__
 from bandit_lib.infra.profiles import repo_root
 
-FORMAT = 1
+FORMAT = 2  # 2: records carry payload_sha256
+QUARANTINE = ".quarantine"
 _KEY = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._=,+-]*$")
 
 
@@ -40,8 +47,20 @@ class StaleResult(ResultError):
     """A record exists but no longer matches its configuration or the code."""
 
 
-class MalformedResult(ResultError):
-    """A record cannot be read (not JSON, or missing fields)."""
+class CorruptResult(ResultError):
+    """A record cannot be trusted: unreadable, not JSON, missing fields, another format, or a
+    payload that does not match its hash. ``path`` is the file and ``reason`` says why."""
+
+    def __init__(self, path: Path, reason: str):
+        super().__init__(f"result file {path} is corrupt: {reason}")
+        self.path, self.reason = Path(path), reason
+
+
+MalformedResult = CorruptResult  # the name earlier code used
+
+
+class StoreNotWritable(ResultError):
+    """The result store's folder cannot be created or written."""
 
 
 def check_key(name: str, key: str) -> str:
@@ -71,6 +90,12 @@ class _Encoder(json.JSONEncoder):
 def normalise(value: Any) -> Any:
     """The JSON round trip of ``value`` (how parameters compare with a stored record)."""
     return json.loads(json.dumps(value, cls=_Encoder, sort_keys=True))
+
+
+def payload_digest(payload: Any) -> str:
+    """sha256 of the canonical JSON of a payload (sorted keys, no spaces)."""
+    text = json.dumps(normalise(payload), sort_keys=True, separators=(",", ":"), allow_nan=True)
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def git_commit() -> str | None:
@@ -129,7 +154,7 @@ class Record:
         return None
 
 
-REQUIRED = ("format", "paper", "experiment", "unit", "params", "seed", "fingerprint", "payload")
+REQUIRED = ("format", "paper", "experiment", "unit", "params", "seed", "fingerprint", "payload", "payload_sha256")
 
 
 class ResultStore:
@@ -148,22 +173,75 @@ class ResultStore:
         return self.root / paper / experiment / f"{unit}.json"
 
     def read(self, paper: str, experiment: str, unit: str) -> Record | None:
-        """The record of a unit, or None if there is none; raises MalformedResult if unreadable."""
+        """The record of a unit, or None if there is none; raises :class:`CorruptResult` if it
+        cannot be trusted (see the module docstring)."""
         path = self.path(paper, experiment, unit)
-        if not path.exists():
+        if not os.path.lexists(path):
             return None
+        return Record(path, self._load(path))
+
+    @staticmethod
+    def _load(path: Path) -> dict[str, Any]:
+        if not path.is_file():
+            raise CorruptResult(path, "not a regular file" + (" (a directory)" if path.is_dir() else ""))
         try:
-            data = json.loads(path.read_text())
+            raw = path.read_bytes()
+        except OSError as exc:
+            raise CorruptResult(path, f"cannot be read ({exc.strerror})") from exc
+        if not raw.strip():
+            raise CorruptResult(path, "empty file")
+        try:
+            data = json.loads(raw.decode("utf-8"))
         except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-            raise MalformedResult(f"result file {path} is not valid JSON: {exc}") from exc
+            raise CorruptResult(path, f"not valid JSON ({exc})") from exc
         if not isinstance(data, dict):
-            raise MalformedResult(f"result file {path} must hold a JSON object; got {type(data).__name__}")
+            raise CorruptResult(path, f"must hold a JSON object; got {type(data).__name__}")
+        if data.get("format") != FORMAT:
+            raise CorruptResult(path, f"has format {data.get('format')!r}; this code reads format {FORMAT}")
         missing = [k for k in REQUIRED if k not in data]
         if missing:
-            raise MalformedResult(f"result file {path} lacks the field(s) {missing}")
-        if data["format"] != FORMAT:
-            raise MalformedResult(f"result file {path} has format {data['format']!r}; this code reads format {FORMAT}")
-        return Record(path, data)
+            raise CorruptResult(path, f"lacks the field(s) {missing}")
+        if payload_digest(data["payload"]) != data["payload_sha256"]:
+            raise CorruptResult(path, "its payload does not match payload_sha256 (edited or damaged)")
+        return data
+
+    def quarantine(self, path: Path) -> Path:
+        """Move a corrupt record out of the way, to ``<root>/.quarantine/<paper>/<experiment>/``
+        with a time stamp, and return where it went."""
+        path = Path(path)
+        rel = path.relative_to(self.root)
+        stamp = _dt.datetime.now(_dt.UTC).strftime("%Y%m%dT%H%M%S.%fZ")
+        target = self.root / QUARANTINE / rel.parent / f"{rel.stem}.{stamp}{rel.suffix}"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        os.replace(path, target)
+        return target
+
+    def remove_stray_temporaries(self, paper: str, experiment: str, *, before: float) -> list[Path]:
+        """Delete the temporary files of writes that never finished (a process killed between
+        writing and renaming) last modified before the time ``before`` (seconds since the epoch)."""
+        folder = self.root / check_key("paper", paper) / check_key("experiment", experiment)
+        removed = []
+        for tmp in folder.glob(".*.json.*.tmp") if folder.is_dir() else ():
+            try:
+                if tmp.stat().st_mtime < before:
+                    tmp.unlink()
+                    removed.append(tmp)
+            except FileNotFoundError:
+                pass  # another process finished or removed it
+        return removed
+
+    def check_writable(self) -> None:
+        """Raise :class:`StoreNotWritable` (naming the folder) unless records can be written here."""
+        try:
+            self.root.mkdir(parents=True, exist_ok=True)
+            fd, probe = tempfile.mkstemp(dir=self.root, prefix=".write-probe.", suffix=".tmp")
+            os.close(fd)
+            os.unlink(probe)
+        except OSError as exc:
+            raise StoreNotWritable(
+                f"cannot write results to {self.root} ({exc.strerror or exc}); set BANDIT_RESULTS to a "
+                "writable folder or fix the permissions"
+            ) from exc
 
     def write(
         self,
@@ -189,9 +267,10 @@ class ResultStore:
             "seed": normalise(seed),
             "fingerprint": fingerprint,
             "code": {"bandit_lib": __version__, "git": commit},
-            "created": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+            "created": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
             "elapsed_seconds": round(float(elapsed), 3),
             "payload": normalise(payload),
+            "payload_sha256": payload_digest(payload),
         }
         _write_atomically(path, data)
         return Record(path, data)
@@ -209,4 +288,4 @@ class ResultStore:
     def units(self, paper: str, experiment: str) -> list[str]:
         """Keys of the units stored for an experiment."""
         folder = self.root / paper / experiment
-        return sorted(p.stem for p in folder.glob("*.json")) if folder.exists() else []
+        return sorted(p.stem for p in folder.glob("*.json")) if folder.is_dir() else []

@@ -1,0 +1,113 @@
+"""Running many tasks in parallel: local processes (joblib) or a Dask distributed cluster.
+
+:func:`run_many` evaluates a function over many tasks. Each task carries its own seed, so the
+results are the same for any number of workers and either backend; they come back in task order,
+and ``on_result`` sees each one as soon as it is done (the result store saves it then, so an
+interrupted run loses nothing that finished).
+
+Stopping: an interrupt (Ctrl-C, or SIGTERM turned into one by :func:`interrupt_on_sigterm`) stops
+the run at once and shuts the local worker processes down, so that no worker outlives the run.
+"""
+
+from __future__ import annotations
+
+import signal
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+from tqdm import tqdm
+
+from bandit_lib.checks import check_int
+from bandit_lib.infra.profiles import progress_enabled
+
+
+def _call(fn: Callable[..., Any], index: int, task: Mapping[str, Any]) -> tuple[int, Any]:
+    return index, fn(**task)
+
+
+def _shutdown_local_workers() -> None:
+    """Kill joblib's reusable worker processes (they otherwise wait minutes for more work)."""
+    from joblib.externals.loky import reusable_executor
+
+    executor = getattr(reusable_executor, "_executor", None)
+    if executor is not None:
+        executor.shutdown(wait=True, kill_workers=True)
+
+
+def _local(fn, tasks, jobs) -> Iterator[tuple[int, Any]]:
+    if jobs == 1:
+        for i, task in enumerate(tasks):
+            yield i, fn(**task)
+        return
+    from joblib import Parallel, delayed
+
+    parallel = Parallel(n_jobs=jobs, return_as="generator_unordered")
+    results = parallel(delayed(_call)(fn, i, task) for i, task in enumerate(tasks))
+    try:
+        yield from results
+    except BaseException:
+        results.close()
+        _shutdown_local_workers()
+        raise
+
+
+def _dask(fn, tasks, scheduler) -> Iterator[tuple[int, Any]]:
+    from distributed import Client, as_completed
+
+    with Client(scheduler) as client:
+        futures = [client.submit(_call, fn, i, task, pure=False) for i, task in enumerate(tasks)]
+        try:
+            for future in as_completed(futures):
+                yield future.result()
+        except BaseException:
+            client.cancel(futures)
+            raise
+
+
+def run_many(
+    fn: Callable[..., Any],
+    tasks: Sequence[Mapping[str, Any]],
+    *,
+    jobs: int = 1,
+    scheduler: str | None = None,
+    desc: str | None = None,
+    progress: bool | None = None,
+    on_result: Callable[[int, Any], None] | None = None,
+) -> list[Any]:
+    """``[fn(**task) for task in tasks]``, in parallel, with a progress bar.
+
+    ``jobs`` local worker processes (joblib; 1 runs in this process), or the Dask cluster at
+    ``scheduler`` when given. ``fn`` must be a module-level function and each task should carry its
+    own seed, so that results do not depend on the backend or on the number of workers.
+    """
+    jobs = check_int("jobs", jobs, minimum=1)
+    tasks = list(tasks)
+    results: list[Any] = [None] * len(tasks)
+    source = _dask(fn, tasks, scheduler) if scheduler else _local(fn, tasks, jobs)
+    show = progress_enabled() if progress is None else progress
+    with tqdm(total=len(tasks), desc=desc, disable=not show, leave=False) as bar:
+        try:
+            for index, result in source:
+                results[index] = result
+                if on_result is not None:
+                    on_result(index, result)
+                bar.update(1)
+        finally:
+            source.close()
+    return results
+
+
+@contextmanager
+def interrupt_on_sigterm():
+    """Within the block, SIGTERM raises KeyboardInterrupt (as Ctrl-C does), so that a terminated
+    run stops its workers and reports what it saved instead of dying on the spot."""
+
+    def handler(signum, frame):
+        raise KeyboardInterrupt(f"signal {signal.Signals(signum).name}")
+
+    previous = signal.signal(signal.SIGTERM, handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)

@@ -1,0 +1,355 @@
+"""Faults of the result store and of long runs (issue 12): corrupt records, killed writes, code that
+changes under a running kernel or a worker, interrupted runs, unwritable stores, bad profiles.
+
+Scenarios that need a process of their own run in a subprocess on a throw-away copy of bandit_lib
+(so editing "the library" never touches the repository), with a toy experiment added to it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+import toy_compute
+from bandit_lib.infra.experiment import Experiment, Unit
+from bandit_lib.infra.reproduce import main as reproduce_main
+from bandit_lib.infra.store import CorruptResult, ResultStore, payload_digest
+
+REPO = Path(__file__).resolve().parents[1]
+DEADLINE = 120  # seconds any subprocess here may take
+
+
+def toy(means=(0.2, 0.7, 0.9)):
+    return Experiment(
+        paper="testpaper",
+        name="toy",
+        title="toy",
+        compute=toy_compute.mean_of_tape,
+        plan=lambda profile: [Unit(f"mean={m}", {"mean": m, "pulls": 50}) for m in means],
+        entropy=7,
+        chapter="notebooks/none",
+    )
+
+
+def _record_path(results_dir, key="mean=0.7"):
+    return results_dir / "quick" / "testpaper" / "toy" / f"{key}.json"
+
+
+def _edit_payload(path):
+    data = json.loads(path.read_text())
+    data["payload"]["rows"][0]["estimate"] += 0.25
+    path.write_text(json.dumps(data))
+
+
+def _null_payload(path):
+    data = json.loads(path.read_text())
+    data["payload"] = None
+    path.write_text(json.dumps(data))
+
+
+def _directory(path):
+    path.unlink()
+    path.mkdir()
+
+
+CORRUPTIONS = {
+    "truncated": lambda p: p.write_text(p.read_text()[: len(p.read_text()) // 2]),
+    "empty": lambda p: p.write_text(""),
+    "not JSON": lambda p: p.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00"),
+    "a list": lambda p: p.write_text("[1, 2]"),
+    "old format": lambda p: p.write_text(p.read_text().replace('"format":2', '"format":1')),
+    "edited payload": _edit_payload,
+    "null payload": _null_payload,
+    "a directory": _directory,
+}
+REASONS = {
+    "truncated": "not valid JSON",
+    "empty": "empty file",
+    "not JSON": "not valid JSON",
+    "a list": "JSON object",
+    "old format": "format 1",
+    "edited payload": "does not match payload_sha256",
+    "null payload": "does not match payload_sha256",
+    "a directory": "a directory",
+}
+
+
+@pytest.mark.parametrize("kind", CORRUPTIONS)
+def test_a_corrupt_record_is_reported_then_quarantined_and_recomputed(results_dir, kind):
+    exp = toy()
+    exp.run("quick", progress=False)
+    path = _record_path(results_dir)
+    original = json.loads(path.read_text())["payload"]
+    CORRUPTIONS[kind](path)
+    with pytest.raises(CorruptResult, match=REASONS[kind]) as info:
+        exp.load("quick")
+    assert "mean=0.7.json" in str(info.value)
+    status = exp.status("quick")  # never raises; every unit accounted for
+    assert status["corrupt"] == ["mean=0.7"] and status["fresh"] == ["mean=0.2", "mean=0.9"]
+    assert REASONS[kind] in status["why"]["mean=0.7"]
+    toy_compute.CALLS.clear()
+    healed = exp.run("quick", progress=False)
+    assert toy_compute.CALLS == [0.7]  # only the corrupt unit is computed again
+    assert healed.payload("mean=0.7") == original
+    quarantined = list((results_dir / "quick" / ".quarantine" / "testpaper" / "toy").glob("mean=0.7.*"))
+    assert len(quarantined) == 1
+
+
+def test_payload_digest_covers_every_number():
+    assert payload_digest({"a": [1, 2.5]}) == payload_digest({"a": [1, 2.5]})
+    assert payload_digest({"a": [1, 2.5]}) != payload_digest({"a": [1, 2.5000001]})
+    assert payload_digest(None) != payload_digest({})
+
+
+def test_check_reports_every_experiment_and_lists_corrupt_files(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("BANDIT_RESULTS", str(tmp_path))
+    # an empty scratch store: every experiment of the book is reported (all missing), none hides another
+    code = reproduce_main(["--check", "--profile", "quick", "--paper", "foundations"])
+    out = capsys.readouterr().out
+    assert code == 1 and "foundations/coverage" in out and "missing" in out
+    bad = tmp_path / "quick" / "foundations" / "coverage"
+    bad.mkdir(parents=True)
+    (bad / "bernoulli,mean=0.5.json").write_text("{")
+    reproduce_main(["--check", "--profile", "quick", "--paper", "foundations"])
+    out = capsys.readouterr().out
+    assert "corrupt    1" in out and "bernoulli,mean=0.5.json: not valid JSON" in out
+
+
+def test_the_cli_honours_bandit_profile_and_refuses_bad_values(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("BANDIT_RESULTS", str(tmp_path))
+    monkeypatch.setenv("BANDIT_PROFILE", "bogus")
+    with pytest.raises(SystemExit) as info:
+        reproduce_main(["--check", "--paper", "foundations"])
+    assert info.value.code == 2 and "BANDIT_PROFILE='bogus'" in capsys.readouterr().err
+    # the flag wins over the variable; the variable chooses the units when there is no flag
+    assert reproduce_main(["--check", "--paper", "foundations", "--profile", "quick"]) == 1
+    from bandit_lib.infra.registry import select
+
+    key = select("foundations")[0].units("quick")[0].key
+    folder = tmp_path / "quick" / "foundations" / "coverage"
+    folder.mkdir(parents=True)
+    (folder / f"{key}.json").write_text("{")
+    capsys.readouterr()
+    monkeypatch.setenv("BANDIT_PROFILE", "quick")
+    reproduce_main(["--check", "--paper", "foundations"])
+    assert "corrupt    1" in capsys.readouterr().out
+    monkeypatch.setenv("BANDIT_PROFILE", "full")
+    reproduce_main(["--check", "--paper", "foundations"])
+    assert "corrupt    0" in capsys.readouterr().out
+
+
+def test_an_unwritable_store_fails_before_any_unit_is_computed(tmp_path, monkeypatch, capsys):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    monkeypatch.setenv("BANDIT_RESULTS", str(blocker / "results"))
+    toy_compute.CALLS.clear()
+    code = reproduce_main(["--paper", "foundations", "--profile", "quick", "--jobs", "1"])
+    err = capsys.readouterr().err
+    assert code == 2 and "cannot write results to" in err and str(blocker) in err
+    assert "Traceback" not in err
+
+
+# --- scenarios in a process of their own, on a copy of the library --------------------------------
+
+TOY_EXPERIMENT = '''
+"""A toy experiment whose compute imports toy_dep where it runs (workers import it, the caller need not)."""
+import time
+
+from bandit_lib.infra.experiment import Experiment, Unit
+
+
+def compute(seed, x, sleep=0.0):
+    from bandit_lib.toybook.toy_dep import f
+
+    time.sleep(sleep)
+    return {"rows": [{"y": f(x)}]}
+
+
+def plan(profile):
+    return [Unit(f"x={x}", {"x": x, "sleep": SLEEP}) for x in range(UNITS)]
+
+
+SLEEP = float(__import__("os").environ.get("TOY_SLEEP", "0"))
+UNITS = int(__import__("os").environ.get("TOY_UNITS", "2"))
+LAZY = Experiment("toybook", "lazy", "toy", compute=compute, plan=plan, entropy=1, chapter="notebooks/none")
+'''
+
+
+@pytest.fixture
+def library_copy(tmp_path):
+    """A copy of bandit_lib with a toy chapter `toybook`, and a function running Python on it."""
+    root = tmp_path / "repo"
+    shutil.copytree(REPO / "bandit_lib", root / "bandit_lib", ignore=shutil.ignore_patterns("__pycache__"))
+    book = root / "bandit_lib" / "toybook"
+    book.mkdir()
+    (book / "__init__.py").write_text('"""Toy chapter of the reliability tests."""\n')
+    (book / "experiments.py").write_text(TOY_EXPERIMENT)
+    (book / "toy_dep.py").write_text("def f(x):\n    return x + 1\n")
+    env = {**os.environ, "PYTHONPATH": str(root), "BANDIT_PROGRESS": "0", "BANDIT_RESULTS": str(tmp_path / "store")}
+
+    def python(*parts: str, **extra_env) -> subprocess.CompletedProcess:
+        script = "\n".join(textwrap.dedent(part) for part in parts)
+        return subprocess.run(
+            [sys.executable, "-c", script],
+            cwd=root,
+            env={**env, **extra_env},
+            capture_output=True,
+            text=True,
+            timeout=DEADLINE,
+        )
+
+    python.root, python.env, python.store = root, env, tmp_path / "store"
+    return python
+
+
+EDIT_DEP = """
+import pathlib
+dep = pathlib.Path("bandit_lib/toybook/toy_dep.py")
+dep.write_text(dep.read_text().replace("x + 1", "x + 2"))
+"""
+
+
+def test_a_kernel_that_imported_old_code_is_refused(library_copy):
+    done = library_copy(
+        """
+        from bandit_lib.toybook.toy_dep import f  # the kernel imported the code
+        from bandit_lib.toybook.experiments import LAZY
+        LAZY.run("quick", progress=False)
+        """,
+        EDIT_DEP,
+        """
+        from bandit_lib.infra.fingerprint import StaleCode
+        try:
+            LAZY.run("quick", progress=False)   # the results are stale now: it must not compute with old code
+        except StaleCode as exc:
+            print("REFUSED", exc)
+        """,
+    )
+    assert "REFUSED" in done.stdout, done.stdout + done.stderr
+    assert "toy_dep changed on disk" in done.stdout and "Restart the kernel" in done.stdout
+
+
+STALE_WORKER = (
+    """
+from bandit_lib.toybook.experiments import LAZY
+from bandit_lib.infra.fingerprint import StaleCode
+RUN = {run}
+LAZY.run("quick", progress=False, **RUN)  # the workers import toy_dep as it is now
+"""
+    + EDIT_DEP
+    + """
+try:
+    LAZY.run("quick", progress=False, recompute=True, **RUN)  # same workers, new code on disk
+    print("COMPUTED")
+except StaleCode as exc:
+    print("REFUSED", exc)
+"""
+)
+
+
+def test_a_joblib_worker_that_loaded_old_code_is_refused(library_copy):
+    done = library_copy(STALE_WORKER.format(run='{"jobs": 2}'))
+    assert "REFUSED" in done.stdout, done.stdout + done.stderr
+    assert "Restart the workers" in done.stdout
+
+
+@pytest.mark.dask
+def test_a_dask_worker_that_loaded_old_code_is_refused(library_copy):
+    pytest.importorskip("distributed")
+    script = (
+        """
+        from distributed import LocalCluster
+        cluster = LocalCluster(n_workers=1, threads_per_worker=1, processes=True, host="127.0.0.1",
+                               dashboard_address=None)
+        """,
+        STALE_WORKER.format(run='{"scheduler": cluster.scheduler_address}'),
+        "cluster.close()",
+    )
+    done = library_copy(*script)
+    assert "REFUSED" in done.stdout, done.stdout + done.stderr
+    assert "Restart the workers" in done.stdout
+
+
+def test_a_write_killed_between_fsync_and_rename_leaves_a_temporary_that_the_next_run_removes(library_copy):
+    done = library_copy(
+        """
+        import os, signal
+        from bandit_lib.infra.store import ResultStore
+        store = ResultStore(os.environ["BANDIT_RESULTS"] + "/quick")
+        os.replace = lambda *a: os.kill(os.getpid(), signal.SIGKILL)  # dies after fsync, before rename
+        store.write("toybook", "lazy", "x=0", params={"x": 0, "sleep": 0.0}, seed=None, fingerprint="f",
+                    payload={"rows": []}, elapsed=0.0)
+        """
+    )
+    assert done.returncode == -signal.SIGKILL
+    folder = library_copy.store / "quick" / "toybook" / "lazy"
+    (tmp,) = list(folder.glob(".*.tmp"))
+    old = time.time() - 3600
+    os.utime(tmp, (old, old))
+    done = library_copy('from bandit_lib.toybook.experiments import LAZY\nLAZY.run("quick", progress=False)')
+    assert done.returncode == 0, done.stderr
+    assert not list(folder.glob(".*.tmp")) and sorted(p.name for p in folder.glob("*.json")) == ["x=0.json", "x=1.json"]
+
+
+def _processes_in_group(pgid: int) -> list[int]:
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if int(fields[2]) == pgid:
+            found.append(int(stat.parent.name))
+    return found
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
+def test_a_stopped_run_shuts_its_workers_down_says_how_to_resume_and_resumes(library_copy, sig):
+    env = {**library_copy.env, "TOY_SLEEP": "1.0", "TOY_UNITS": "12"}
+    command = [sys.executable, "-m", "bandit_lib.reproduce", "--paper", "toybook", "--profile", "quick", "--jobs", "2"]
+    proc = subprocess.Popen(
+        command,
+        cwd=library_copy.root,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    folder = library_copy.store / "quick" / "toybook" / "lazy"
+    deadline = time.monotonic() + DEADLINE
+    while not list(folder.glob("*.json")) and time.monotonic() < deadline and proc.poll() is None:
+        time.sleep(0.05)
+    saved_before = {p.name: p.stat().st_mtime_ns for p in folder.glob("*.json")}
+    assert saved_before, "no unit finished before the deadline"
+    os.kill(proc.pid, sig)
+    try:
+        _, err = proc.communicate(timeout=DEADLINE)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == 130, err
+    assert "Run the same command again to resume" in err and "Traceback" not in err
+    deadline = time.monotonic() + 30
+    while _processes_in_group(proc.pid) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    leftover = _processes_in_group(proc.pid)
+    if leftover:
+        os.killpg(proc.pid, signal.SIGKILL)
+    assert not leftover, f"worker processes outlived the run: {leftover}"
+    finished = sorted(p.name for p in folder.glob("*.json"))
+    assert len(finished) < 12
+    done = subprocess.run(command, cwd=library_copy.root, env=env, capture_output=True, text=True, timeout=DEADLINE)
+    assert done.returncode == 0, done.stderr
+    assert len(list(folder.glob("*.json"))) == 12
+    # the units saved before the stop were not computed again
+    assert all(folder.joinpath(n).stat().st_mtime_ns == m for n, m in saved_before.items())
