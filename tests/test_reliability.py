@@ -19,10 +19,11 @@ from pathlib import Path
 
 import pytest
 
-import toy_compute
 from bandit_lib.infra.experiment import Experiment, Unit
 from bandit_lib.infra.reproduce import main as reproduce_main
-from bandit_lib.infra.store import CorruptResult, ResultStore, payload_digest
+from bandit_lib.infra.store import CorruptResult, payload_digest
+
+import toy_compute
 
 REPO = Path(__file__).resolve().parents[1]
 DEADLINE = 120  # seconds any subprocess here may take

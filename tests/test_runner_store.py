@@ -4,15 +4,16 @@ import json
 import numpy as np
 import pytest
 
-import toy_compute
-from bandit_lib.infra.experiment import Experiment, Unit
-from bandit_lib.infra.registry import all_experiments, select
 from bandit_lib.foundations.experiments import compute_coverage
 from bandit_lib.infra import fingerprint
+from bandit_lib.infra.experiment import Experiment, Unit
 from bandit_lib.infra.fingerprint import code_fingerprint, import_closure, module_digest
 from bandit_lib.infra.parallel import run_many
-from bandit_lib.runner import Instance, Outcome, run_policy
+from bandit_lib.infra.registry import all_experiments, select
 from bandit_lib.infra.store import CorruptResult, MissingResult, ResultStore, StaleResult
+from bandit_lib.runner import Instance, Outcome, run_policy
+
+import toy_compute
 
 
 def round_robin_budget(tape, *, cap, budget):
