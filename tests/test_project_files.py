@@ -1,6 +1,8 @@
 """The project's own files agree with each other: pins, notebooks pairs, the book's table of contents."""
 
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import jupytext
@@ -60,3 +62,11 @@ def test_every_notebook_is_a_chapter_of_the_book_and_every_toc_entry_exists():
 def test_every_notebook_reads_its_profile_from_the_environment():
     for source in NOTEBOOKS:
         assert "current_profile()" in source.read_text() or ".run(" in source.read_text(), source.name
+
+
+def test_the_api_reference_pages_match_the_package():
+    """book/api/*.md is written by tools/api_pages.py from the package layout."""
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "tools" / "api_pages.py"), "--check"], capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stdout + done.stderr

@@ -62,7 +62,8 @@ class _Refs(HTMLParser):
 
 def toc_pages(book: Path) -> list[str]:
     toc = yaml.safe_load((book / "_toc.yml").read_text())
-    return [toc["root"]] + [c["file"] for part in toc["parts"] for c in part["chapters"]]
+    chapters = [c for part in toc["parts"] for c in part["chapters"]]
+    return [toc["root"]] + [p["file"] for c in chapters for p in [c, *c.get("sections", [])]]
 
 
 def static_checks(html: Path, pages: list[str]) -> tuple[list[str], dict[str, int]]:

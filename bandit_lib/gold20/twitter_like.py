@@ -40,6 +40,7 @@ from bandit_lib.seeding import SeedLike, generator
 
 LABEL = "Twitter-like (synthetic stand-in)"
 N_REGIONS = 47
+#: The keywords of the efficiency panel (Fig. 4(b)).
 EFFICIENCY_KEYWORDS = (0, 1, 2, 3, 4)
 EFFICIENCY_NAMES = ("'Yankee' (stand-in)", "kw02", "kw03", "kw04", "kw05")
 

@@ -36,6 +36,7 @@ from bandit_lib.gold20.instances import GoldCase
 from bandit_lib.seeding import SeedLike, generator
 
 LABEL = "Yahoo!-like (synthetic stand-in)"
+#: The five days of the Yahoo! panels (month/day, 2009).
 DAYS = ("05/02", "05/03", "05/05", "05/07", "05/10")
 TWO_SIDED = ("05/03", "05/07")
 VARIANTS = ("main", "realistic")

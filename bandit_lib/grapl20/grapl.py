@@ -76,7 +76,7 @@ def grapl(
     """Run GrAPL for ``horizon`` rounds on a fresh reward tape (readable reference).
 
     ``graph`` is a networkx graph (nodes in ``graph.nodes`` order are the arms) or a
-    :class:`GraphSystem`. The true means (for the error curves) are ``tape.means``.
+    :class:`~bandit_lib.grapl20.estimator.GraphSystem`. The true means (for the error curves) are ``tape.means``.
     """
     system = as_system(graph, lam)
     horizon, tau, eps, gamma, offset, rtol, maxiter, _ = check_common(

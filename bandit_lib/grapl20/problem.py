@@ -100,7 +100,7 @@ def complexity_H_tilde(means, tau: float, eps: float) -> float:
 
 
 def complexity_H_star(means, tau: float, eps: float) -> float:
-    r"""H_* = Σ_{j: |μ_j − τ| ≥ ε} |μ_j − τ|^{-2} (Prop. 3.6, oracle allocation)."""
+    r""":math:`H_* = \sum_{j: |\mu_j - \tau| \ge \epsilon} |\mu_j - \tau|^{-2}` (Prop. 3.6, oracle allocation)."""
     d, eps = _gaps(means, tau, eps)
     far = d[(d >= eps) & (d > 0)]
     return float(np.sum(far**-2.0))

@@ -151,7 +151,7 @@ class Experiment:
         return out
 
     def check_code(self) -> None:
-        """Raise :class:`StaleCode` if this process imported code of the experiment that has
+        """Raise :class:`~bandit_lib.infra.fingerprint.StaleCode` if this process imported code of the experiment that has
         changed on disk since (results would be computed with the old code and stamped as new)."""
         changed = changed_since_import(self.compute.__module__)
         if changed:

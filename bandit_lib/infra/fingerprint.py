@@ -35,6 +35,7 @@ PACKAGE = "bandit_lib"
 # Orchestration and drawing (the store, experiments and their registry, profiles, plotting, this
 # module) compute no number of a result: leaving them out keeps a refactor of the store from
 # invalidating every cached result of the book.
+#: The package whose modules never enter a fingerprint.
 INFRASTRUCTURE = "bandit_lib.infra"
 
 # What an import of an infrastructure module contributes to a digest in place of its code.

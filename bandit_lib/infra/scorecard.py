@@ -23,6 +23,7 @@ import pandas as pd
 
 REPRODUCED, PARTLY, NOT_REPRODUCED, INCONCLUSIVE = "reproduced", "partly", "not reproduced", "inconclusive"
 VERDICTS = (REPRODUCED, PARTLY, NOT_REPRODUCED, INCONCLUSIVE)
+#: The columns of every scorecard, in order.
 COLUMNS = ("claim", "reading", "paper", "ours", "verdict", "rule")
 
 

@@ -242,8 +242,8 @@ def _check_state(s, m, T):
     return s, m, T
 
 
-class _Family:
-    """Shared plumbing: the integer codes the kernels take, and :meth:`evaluate`."""
+class IntervalFamily:
+    """What both interval families share: the integer codes the kernels take, and :meth:`evaluate`."""
 
     family: int
 
@@ -267,7 +267,7 @@ class _Family:
 
 
 @dataclass(frozen=True)
-class HoeffdingCI(_Family):
+class HoeffdingCI(IntervalFamily):
     """Hoeffding arm radii and McDiarmid threshold radius for rewards in an interval of length R.
 
     ``l_inner="delta"`` (default): Zhuang's l(k) with ln(pi^2 n^3/(6 delta)), fixed per run;
@@ -288,7 +288,7 @@ class HoeffdingCI(_Family):
 
 
 @dataclass(frozen=True)
-class AgrestiCoullCI(_Family):
+class AgrestiCoullCI(IntervalFamily):
     """Agresti–Coull arm radii and a delta-method threshold radius, for Bernoulli rewards.
 
     ``z_mode``: ``"erfinv"`` (literal, default) or ``"normal"``; ``threshold_ci``: ``"delta"``
@@ -317,8 +317,8 @@ class AgrestiCoullCI(_Family):
             )
 
 
-def check_ci(ci) -> _Family:
+def check_ci(ci) -> IntervalFamily:
     """The interval family argument of the policies."""
-    if not isinstance(ci, _Family):
+    if not isinstance(ci, IntervalFamily):
         raise TypeError(f"ci must be HoeffdingCI(...) or AgrestiCoullCI(...); got ci={ci!r}")
     return ci

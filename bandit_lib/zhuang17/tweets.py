@@ -14,7 +14,7 @@ the plausible reading); a cell is the pair (floor(lat / size), floor(lon / size)
 
 Public API: ``load_tweets(path_or_frame) -> DataFrame`` (checked columns) and
 ``keyword_instances(tweets, keywords, *, cell_arcmin=2.0, min_tweets=5000) -> TwitterLike`` (the
-same structure as the stand-in: ``region_sizes`` and one :class:`Keyword` per keyword, whose
+same structure as the stand-in: ``region_sizes`` and one :class:`~bandit_lib.zhuang17.twitter_like.Keyword` per keyword, whose
 ``means`` are the per-cell fractions and ``counts`` the numbers of matching tweets).
 """
 
@@ -29,6 +29,7 @@ import pandas as pd
 from bandit_lib.checks import check_int, check_positive
 from bandit_lib.zhuang17.twitter_like import Keyword, TwitterLike
 
+#: The columns a tweets CSV must have.
 COLUMNS = ("lat", "lon", "text")
 
 
