@@ -6,12 +6,17 @@ and ``on_result`` sees each one as soon as it is done (the result store saves it
 interrupted run loses nothing that finished).
 
 Stopping: an interrupt (Ctrl-C, or SIGTERM turned into one by :func:`interrupt_on_sigterm`) stops
-the run at once and shuts the local worker processes down, so that no worker outlives the run.
+the run at once and shuts the local worker processes down, so that no worker outlives the run. A
+parent that dies without a chance to clean up (SIGKILL) is noticed by its local workers within a
+second, and they exit too.
 """
 
 from __future__ import annotations
 
+import os
 import signal
+import threading
+import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
@@ -23,6 +28,30 @@ from bandit_lib.infra.profiles import progress_enabled
 
 
 def _call(fn: Callable[..., Any], index: int, task: Mapping[str, Any]) -> tuple[int, Any]:
+    return index, fn(**task)
+
+
+_WATCHED = {"pid": None}
+
+
+def _exit_with_parent() -> None:
+    """In a local worker: exit as soon as the process that started the run is gone (a killed parent
+    leaves joblib's workers waiting minutes for work that never comes)."""
+    if _WATCHED["pid"] == os.getpid():
+        return
+    _WATCHED["pid"] = os.getpid()
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
+
+
+def _call_local(fn: Callable[..., Any], index: int, task: Mapping[str, Any]) -> tuple[int, Any]:
+    _exit_with_parent()
     return index, fn(**task)
 
 
@@ -43,7 +72,7 @@ def _local(fn, tasks, jobs) -> Iterator[tuple[int, Any]]:
     from joblib import Parallel, delayed
 
     parallel = Parallel(n_jobs=jobs, return_as="generator_unordered")
-    results = parallel(delayed(_call)(fn, i, task) for i, task in enumerate(tasks))
+    results = parallel(delayed(_call_local)(fn, i, task) for i, task in enumerate(tasks))
     try:
         yield from results
     except BaseException:
