@@ -82,6 +82,33 @@ def check_int(name: str, value: Any, *, minimum: int | None = None, maximum: int
     return value
 
 
+#: The largest pull count and pull index the int64 engines and tapes can hold.
+MAX_PULLS = 2**63 - 1
+
+
+def check_cap(cap: Any, *, minimum: int = 1) -> int:
+    """A pull cap: a whole number of pulls from ``minimum`` to :data:`MAX_PULLS`. An integral float
+    such as ``1e7`` is accepted (and becomes an int); a fractional or non-finite one, a bool or a
+    string is refused."""
+    if isinstance(cap, numbers.Real) and not isinstance(cap, (bool, np.bool_, numbers.Integral)):
+        if not (math.isfinite(cap) and float(cap).is_integer()):
+            raise ValueError(f"cap must be a whole number of pulls; got cap={cap!r}")
+        cap = int(cap)
+    cap = check_int("cap", cap, minimum=minimum)
+    if cap > MAX_PULLS:
+        raise ValueError(f"cap must be at most 2**63 - 1 = {MAX_PULLS} (pull counts are int64); got cap={cap!r}")
+    return cap
+
+
+#: The engines of an algorithm with a fast engine: the numba engine and the readable per-pull loop.
+ENGINES = ("fast", "reference")
+
+
+def check_engine(engine: Any) -> str:
+    """``"fast"`` or ``"reference"``."""
+    return check_choice("engine", engine, ENGINES)
+
+
 def check_choice(name: str, value: Any, choices: Iterable[Any]) -> Any:
     """One of a fixed set of options."""
     choices = tuple(choices)
@@ -102,8 +129,29 @@ def check_vector(
 
     The first offending entry is named in the error (index and value).
     """
+
+    # Booleans and strings would convert to numbers without a word (True -> 1.0, "0.5" -> 0.5).
+    def is_not_a_number(v: Any) -> bool:
+        return isinstance(v, (bool, np.bool_, str, bytes))
+
+    if isinstance(values, np.ndarray):
+        raw = values
+        bad = raw.dtype.kind in "bUSV" or (raw.dtype.kind == "O" and any(map(is_not_a_number, raw.ravel())))
+        first = next((v for v in raw.ravel() if is_not_a_number(v)), None) if bad else None
+    else:
+        if isinstance(values, (str, bytes)):
+            raise TypeError(f"{name} must be a sequence of real numbers; got {name}={values!r}")
+        try:
+            raw = np.asarray(values)
+        except (TypeError, ValueError) as exc:  # ragged nested sequences
+            raise TypeError(f"{name} must be a sequence of real numbers; got {name}={values!r}") from exc
+        items = values if isinstance(values, (list, tuple)) else raw.ravel()
+        first = next((v for v in items if is_not_a_number(v)), None)
+        bad = first is not None or raw.dtype.kind in "bUSV"
+    if bad:
+        raise TypeError(f"{name} must hold real numbers, not booleans or strings; got {first!r} in {name}")
     try:
-        array = np.asarray(values, dtype=np.float64)
+        array = np.asarray(raw, dtype=np.float64)
     except (TypeError, ValueError) as exc:
         raise TypeError(f"{name} must be a sequence of real numbers; got {name}={values!r}") from exc
     if array.ndim != 1:

@@ -22,6 +22,11 @@ from bandit_lib.tapes import RewardTape, bernoulli_tape, gaussian_tape, replay_t
 
 REWARD_MODELS = ("bernoulli", "gaussian", "replay")
 
+#: The pull cap of every fixed-confidence policy (RR, WRR, NRR, IB, ADE, GOLD, ...) when none is
+#: given: a run that has not stopped after 10^9 pulls stops there, with ``Outcome.capped`` set.
+#: A fast engine makes 10^9 pulls in about a minute; pass a larger ``cap`` for longer runs.
+DEFAULT_CAP = 10**9
+
 
 @dataclass(frozen=True, eq=False)
 class Instance:

@@ -30,14 +30,15 @@ policy's own randomness (ADE's random arm, random tie-breaking), so those are ex
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 from llvmlite import ir
 from numba import njit, types
 from numba.extending import intrinsic
 
-from bandit_lib.checks import check_index, check_int, check_nonnegative, check_vector
+from bandit_lib.checks import MAX_PULLS, check_index, check_int, check_nonnegative, check_vector
 from bandit_lib.seeding import SeedLike, as_seed_sequence, derive, describe
 from bandit_lib.special import ndtri_nb
 
@@ -260,14 +261,14 @@ class RewardTape:
     def reward(self, arm: int, j: int) -> float:
         """Reward of the j-th (0-based) pull of ``arm``; does not move the read position."""
         arm = check_index("arm", arm, self.n_arms)
-        j = check_int("j", j, minimum=0)
+        j = check_int("j", j, minimum=0, maximum=MAX_PULLS)
         return float(tape_reward(*self.arrays, arm, j))
 
     def rewards(self, arm: int, start: int, stop: int) -> np.ndarray:
         """Rewards of pulls ``start .. stop-1`` of ``arm``."""
         arm = check_index("arm", arm, self.n_arms)
-        start = check_int("start", start, minimum=0)
-        stop = check_int("stop", stop, minimum=start)
+        start = check_int("start", start, minimum=0, maximum=MAX_PULLS)
+        stop = check_int("stop", stop, minimum=start, maximum=MAX_PULLS)
         out = np.empty(stop - start, dtype=np.float64)
         _fill_rewards(*self.arrays, arm, start, out)
         return out
@@ -289,6 +290,18 @@ class RewardTape:
             raise ValueError(
                 f"this tape was already read ({self.total_pulls} pulls); pass tape.rewind() to start afresh"
             )
+
+
+def check_tape(tape: Any, *, min_arms: int = 1, fresh: bool = False, problem: str = "this problem") -> RewardTape:
+    """``tape`` itself if it is a :class:`RewardTape` with at least ``min_arms`` arms (and, with
+    ``fresh``, no reward read yet: fast engines start at pull 0 of every arm)."""
+    if not isinstance(tape, RewardTape):
+        raise TypeError(f"tape must be a RewardTape (see bandit_lib.tapes); got tape={tape!r}")
+    if tape.n_arms < min_arms:
+        raise ValueError(f"{problem} needs at least {min_arms} arms; got a tape with n={tape.n_arms}")
+    if fresh:
+        tape.require_fresh()
+    return tape
 
 
 def _base(kind: int, keys: np.ndarray, means: np.ndarray, scale: float, seed, values=None, offsets=None):
@@ -351,12 +364,12 @@ class DecisionStream:
 
     def uniform(self, l: int) -> float:
         """The l-th (0-based) uniform in (0, 1)."""
-        l = check_int("l", l, minimum=0)
+        l = check_int("l", l, minimum=0, maximum=MAX_PULLS)
         return float(counter_uniform(self.key[0], self.key[1], l))
 
     def uniforms(self, start: int, stop: int) -> np.ndarray:
-        start = check_int("start", start, minimum=0)
-        stop = check_int("stop", stop, minimum=start)
+        start = check_int("start", start, minimum=0, maximum=MAX_PULLS)
+        stop = check_int("stop", stop, minimum=start, maximum=MAX_PULLS)
         out = np.empty(stop - start, dtype=np.float64)
         _fill_uniforms(self.key[0], self.key[1], start, out)
         return out

@@ -9,8 +9,8 @@ CG's cost grows with γ (its iterations per pull do), the exact solver's does no
 from benchmarks.timing import compare
 from bandit_lib.grapl20.experiments.synthetic import make_instance
 from bandit_lib.grapl20.estimator import graph_system
-from bandit_lib.grapl20.apt import apt, apt_fast
-from bandit_lib.grapl20.grapl import grapl, grapl_fast
+from bandit_lib.grapl20.apt import apt, apt_reference
+from bandit_lib.grapl20.grapl import grapl, grapl_reference
 
 
 def run() -> list[dict]:
@@ -26,9 +26,9 @@ def run() -> list[dict]:
             compare(
                 f"GrAPL {solver} solver, SBM N=1000, gamma=10: per-pull reference vs numba engine",
                 "steps",
-                lambda: grapl(sbm_tape.rewind(), sbm, ref_steps, solver=solver, **sbm_kw),
+                lambda: grapl_reference(sbm_tape.rewind(), sbm, ref_steps, solver=solver, **sbm_kw),
                 ref_steps,
-                lambda: grapl_fast(sbm_tape.rewind(), sbm, fast_steps, solver=solver, **sbm_kw),
+                lambda: grapl(sbm_tape.rewind(), sbm, fast_steps, solver=solver, **sbm_kw),
                 fast_steps,
             )
         )
@@ -36,9 +36,9 @@ def run() -> list[dict]:
         compare(
             "GrAPL engine, SBM N=1000, gamma=10: CG solver (reference) vs exact solver (fast)",
             "steps",
-            lambda: grapl_fast(sbm_tape.rewind(), sbm, 2000, solver="cg", **sbm_kw),
+            lambda: grapl(sbm_tape.rewind(), sbm, 2000, solver="cg", **sbm_kw),
             2000,
-            lambda: grapl_fast(sbm_tape.rewind(), sbm, 2000, solver="exact", **sbm_kw),
+            lambda: grapl(sbm_tape.rewind(), sbm, 2000, solver="exact", **sbm_kw),
             2000,
         )
     )
@@ -51,9 +51,9 @@ def run() -> list[dict]:
             compare(
                 f"GrAPL engine, small world N=1000, gamma={gamma:g}: CG solver (reference) vs exact solver (fast)",
                 "steps",
-                lambda: grapl_fast(sw_tape.rewind(), sw, 1000, solver="cg", **kw),
+                lambda: grapl(sw_tape.rewind(), sw, 1000, solver="cg", **kw),
                 1000,
-                lambda: grapl_fast(sw_tape.rewind(), sw, 2000, solver="exact", **kw),
+                lambda: grapl(sw_tape.rewind(), sw, 2000, solver="exact", **kw),
                 2000,
                 repeat=2,
             )
@@ -62,9 +62,9 @@ def run() -> list[dict]:
         compare(
             "APT, N=1000 (2 warm-up pulls per arm): per-pull reference vs numba engine",
             "steps",
-            lambda: apt(sbm_tape.rewind(), 2000, tau=0.0, eps=0.01),
+            lambda: apt_reference(sbm_tape.rewind(), 2000, tau=0.0, eps=0.01),
             2000,
-            lambda: apt_fast(sbm_tape.rewind(), 5000, tau=0.0, eps=0.01),
+            lambda: apt(sbm_tape.rewind(), 5000, tau=0.0, eps=0.01),
             5000,
         )
     )

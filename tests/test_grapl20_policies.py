@@ -13,13 +13,13 @@ from bandit_lib.grapl20.sbm import two_block_sbm
 from bandit_lib.grapl20.small_world import newman_watts_smooth
 from bandit_lib.grapl20.algorithm1 import (
     algorithm1,
-    algorithm1_fast,
+    algorithm1_reference,
     iid_uniform_schedule,
     permutation_schedule,
     round_robin_schedule,
 )
-from bandit_lib.grapl20.apt import apt, apt_fast
-from bandit_lib.grapl20.grapl import grapl, grapl_fast, grapl_index
+from bandit_lib.grapl20.apt import apt, apt_reference
+from bandit_lib.grapl20.grapl import grapl, grapl_index, grapl_reference
 from bandit_lib.grapl20.no_graph import no_graph
 from bandit_lib.tapes import bernoulli_tape, gaussian_tape
 
@@ -58,7 +58,7 @@ def test_grapl_engine_makes_the_references_pulls_exact_solver(n, seed, kind, gam
     g, means, tape = instance(n, seed, kind)
     tau = 0.5 if kind != "gaussian" else 0.0
     kw = dict(tau=tau, eps=0.01, gamma=gamma, alpha=alpha, offset=offset, index=index)
-    same(grapl(tape, g, rounds * n, **kw), grapl_fast(tape.rewind(), g, rounds * n, **kw))
+    same(grapl_reference(tape, g, rounds * n, **kw), grapl(tape.rewind(), g, rounds * n, **kw))
 
 
 @settings(max_examples=25)
@@ -73,7 +73,7 @@ def test_grapl_engine_makes_the_references_pulls_exact_solver(n, seed, kind, gam
 def test_grapl_engine_makes_the_references_pulls_cg_solver(n, seed, kind, gamma, alpha, rounds):
     g, means, tape = instance(n, seed, kind)
     kw = dict(tau=0.5 if kind != "gaussian" else 0.0, eps=0.01, gamma=gamma, alpha=alpha, solver="cg")
-    ref, fast = grapl(tape, g, rounds * n, **kw), grapl_fast(tape.rewind(), g, rounds * n, **kw)
+    ref, fast = grapl_reference(tape, g, rounds * n, **kw), grapl(tape.rewind(), g, rounds * n, **kw)
     same(ref, fast)
     assert np.array_equal(ref.cg_iterations, fast.cg_iterations)
 
@@ -91,7 +91,7 @@ def test_algorithm1_engine_matches_its_reference(n, seed, kind, gamma, solver, h
     g, means, tape = instance(n, seed, kind)
     schedule = iid_uniform_schedule(n, horizon, seed)
     kw = dict(tau=0.5 if kind != "gaussian" else 0.0, eps=0.01, gamma=gamma, solver=solver)
-    same(algorithm1(tape, g, schedule, **kw), algorithm1_fast(tape.rewind(), g, schedule, **kw))
+    same(algorithm1_reference(tape, g, schedule, **kw), algorithm1(tape.rewind(), g, schedule, **kw))
 
 
 @settings(max_examples=40)
@@ -106,31 +106,29 @@ def test_apt_engine_matches_its_reference(n, seed, kind, horizon, warmup):
     _, means, tape = instance(max(n, 2), seed, kind)
     tau = 0.5 if kind == "bernoulli" else 0.0
     same(
-        apt(tape, horizon, tau=tau, eps=0.01, warmup=warmup),
-        apt_fast(tape.rewind(), horizon, tau=tau, eps=0.01, warmup=warmup),
+        apt_reference(tape, horizon, tau=tau, eps=0.01, warmup=warmup),
+        apt(tape.rewind(), horizon, tau=tau, eps=0.01, warmup=warmup),
     )
 
 
 def test_first_pull_is_arm_0_and_tiny_alpha_pulls_every_arm_once_first():
     graph, means = newman_watts_smooth(120, 4)
     tape = bernoulli_tape(means, 1)
-    run = grapl_fast(tape, graph, 240, tau=0.5, eps=0.01, gamma=100.0, alpha=1e-8)
+    run = grapl(tape, graph, 240, tau=0.5, eps=0.01, gamma=100.0, alpha=1e-8)
     assert run.pulls[0] == 0
     assert np.array_equal(np.sort(run.pulls[:120]), np.arange(120))
 
 
 def test_alpha_one_may_pull_an_arm_twice_before_all_once():
     graph, means = two_block_sbm(200, 5)
-    run = grapl_fast(gaussian_tape(means, 2.0, 5), graph, 200, tau=0.0, eps=0.01, gamma=10.0, alpha=1.0)
+    run = grapl(gaussian_tape(means, 2.0, 5), graph, 200, tau=0.0, eps=0.01, gamma=10.0, alpha=1.0)
     assert np.unique(run.pulls).size < 200
 
 
 def test_printed_index_pulls_unsampled_arms_in_index_order():
     """z = Delta * sqrt(n) + alpha is alpha for every unsampled arm: the argmin is the lowest unsampled index."""
     graph, means = karate_club()
-    run = grapl_fast(
-        gaussian_tape(means, 0.0, 0), graph, 34, tau=0.5, eps=0.01, gamma=1e-3, alpha=1e-8, index="printed"
-    )
+    run = grapl(gaussian_tape(means, 0.0, 0), graph, 34, tau=0.5, eps=0.01, gamma=1e-3, alpha=1e-8, index="printed")
     assert np.array_equal(run.pulls, np.arange(34))
     z = grapl_index(np.array([0.5, 0.9]), np.array([0, 4]), 0.5, 0.01, 1.0, "printed")
     assert np.allclose(z, [1.0, 0.41 * 2 + 1.0])
@@ -140,10 +138,10 @@ def test_karate_club_is_learned_exactly_by_t_equal_n_with_little_smoothing():
     graph, means = karate_club()
     tape = gaussian_tape(means, 0.0, 0)
     kw = dict(tau=0.5, eps=0.01, gamma=1e-3)
-    run = grapl(tape, graph, 34, alpha=1e-8, **kw)
+    run = grapl_reference(tape, graph, 34, alpha=1e-8, **kw)
     assert run.pulls[0] == 0 and np.array_equal(np.sort(run.pulls), np.arange(34))
     assert run.wrong_ref[-1] == 0 and np.array_equal(run.output(), np.flatnonzero(means == 1))
-    alg1 = algorithm1_fast(tape.rewind(), graph, permutation_schedule(34, 34, 0), **kw)
+    alg1 = algorithm1(tape.rewind(), graph, permutation_schedule(34, 34, 0), **kw)
     assert alg1.wrong_ref[-1] == 0
 
 
@@ -153,8 +151,8 @@ def test_sbm_smoke_grapl_beats_apt():
     for trial in range(3):
         graph, means = two_block_sbm(200, trial)
         tape = gaussian_tape(means, 2.0, 100 + trial)
-        grapl_final.append(grapl_fast(tape, graph, 800, tau=0.0, eps=0.01, gamma=10.0, alpha=1.0).errors()[-1])
-        apt_final.append(apt_fast(tape.rewind(), 800, tau=0.0, eps=0.01).errors()[-1])
+        grapl_final.append(grapl(tape, graph, 800, tau=0.0, eps=0.01, gamma=10.0, alpha=1.0).errors()[-1])
+        apt_final.append(apt(tape.rewind(), 800, tau=0.0, eps=0.01).errors()[-1])
     assert np.median(grapl_final) < np.median(apt_final) and np.median(grapl_final) <= 0.05
 
 
@@ -163,10 +161,10 @@ def test_small_world_smoke_grapl_at_least_as_good_as_apt():
     for trial in range(3):
         graph, means = newman_watts_smooth(200, trial, p=0.05)
         tape = bernoulli_tape(means, 100 + trial)
-        run = grapl_fast(tape, graph, 600, tau=0.5, eps=0.01, gamma=100.0, alpha=1e-8)
+        run = grapl(tape, graph, 600, tau=0.5, eps=0.01, gamma=100.0, alpha=1e-8)
         assert np.array_equal(np.sort(run.pulls[:200]), np.arange(200))
         grapl_final.append(run.errors()[-1])
-        apt_final.append(apt_fast(tape.rewind(), 600, tau=0.5, eps=0.01).errors()[-1])
+        apt_final.append(apt(tape.rewind(), 600, tau=0.5, eps=0.01).errors()[-1])
     assert np.median(grapl_final) <= np.median(apt_final)
 
 
@@ -190,10 +188,10 @@ def test_schedules():
 def test_engines_leave_the_tape_read_as_far_as_they_pulled():
     graph, means = karate_club()
     tape = gaussian_tape(means, 1.0, 0)
-    run = grapl_fast(tape, graph, 50, tau=0.5, eps=0.01, gamma=1.0, alpha=1.0)
+    run = grapl(tape, graph, 50, tau=0.5, eps=0.01, gamma=1.0, alpha=1.0)
     assert np.array_equal(tape.counts, run.counts)
     with pytest.raises(ValueError, match="already read"):
-        grapl_fast(tape, graph, 5, tau=0.5, eps=0.01, gamma=1.0, alpha=1.0)
+        grapl(tape, graph, 5, tau=0.5, eps=0.01, gamma=1.0, alpha=1.0)
 
 
 G3 = nx.path_graph(3)
@@ -203,20 +201,26 @@ T3 = lambda: gaussian_tape([0.0, 1.0, 2.0], 1.0, 0)  # noqa: E731
 @pytest.mark.parametrize(
     "make, message",
     [
-        (lambda: grapl(T3(), G3, 0, tau=0.0, eps=0.01, gamma=1.0, alpha=1.0), "horizon=0"),
-        (lambda: grapl(T3(), G3, 5, tau=0.0, eps=0.01, gamma=-1.0, alpha=1.0), "gamma=-1.0"),
-        (lambda: grapl(T3(), G3, 5, tau=0.0, eps=0.01, gamma=1.0, alpha=-1.0), "alpha=-1.0"),
-        (lambda: grapl(T3(), G3, 5, tau=0.0, eps=0.01, gamma=1.0, alpha=1.0, index="sqrt"), "index='sqrt'"),
-        (lambda: grapl_fast(T3(), G3, 5, tau=0.0, eps=0.01, gamma=1.0, alpha=1.0, solver="lu"), "solver='lu'"),
-        (lambda: grapl(T3(), nx.path_graph(4), 5, tau=0.0, eps=0.01, gamma=1.0, alpha=1.0), "4 nodes"),
-        (lambda: grapl([0.0, 1.0], G3, 5, tau=0.0, eps=0.01, gamma=1.0, alpha=1.0), "RewardTape"),
-        (lambda: grapl(T3(), "graph", 5, tau=0.0, eps=0.01, gamma=1.0, alpha=1.0), "networkx graph or a GraphSystem"),
-        (lambda: grapl(T3(), graph_system(G3, 1e-3), 5, tau=0.0, eps=0.01, gamma=1.0, alpha=1.0, lam=0.1), "lam=0.1"),
-        (lambda: algorithm1(T3(), G3, [0, 1, 3], tau=0.0, eps=0.01, gamma=1.0), "got 3"),
-        (lambda: algorithm1_fast(T3(), G3, [0.0, 1.0], tau=0.0, eps=0.01, gamma=1.0), "arm indices"),
-        (lambda: algorithm1(T3(), G3, [0, 1], tau=0.0, eps=0.01, gamma=1.0, horizon=3), "horizon=3"),
-        (lambda: apt(T3(), 5, tau=0.0, eps=0.01, warmup=0), "warmup=0"),
-        (lambda: apt_fast(T3(), 5, tau=float("nan"), eps=0.01), "tau=nan"),
+        (lambda: grapl_reference(T3(), G3, 0, tau=0.0, eps=0.01, gamma=1.0, alpha=1.0), "horizon=0"),
+        (lambda: grapl_reference(T3(), G3, 5, tau=0.0, eps=0.01, gamma=-1.0, alpha=1.0), "gamma=-1.0"),
+        (lambda: grapl_reference(T3(), G3, 5, tau=0.0, eps=0.01, gamma=1.0, alpha=-1.0), "alpha=-1.0"),
+        (lambda: grapl_reference(T3(), G3, 5, tau=0.0, eps=0.01, gamma=1.0, alpha=1.0, index="sqrt"), "index='sqrt'"),
+        (lambda: grapl(T3(), G3, 5, tau=0.0, eps=0.01, gamma=1.0, alpha=1.0, solver="lu"), "solver='lu'"),
+        (lambda: grapl_reference(T3(), nx.path_graph(4), 5, tau=0.0, eps=0.01, gamma=1.0, alpha=1.0), "4 nodes"),
+        (lambda: grapl_reference([0.0, 1.0], G3, 5, tau=0.0, eps=0.01, gamma=1.0, alpha=1.0), "RewardTape"),
+        (
+            lambda: grapl_reference(T3(), "graph", 5, tau=0.0, eps=0.01, gamma=1.0, alpha=1.0),
+            "networkx graph or a GraphSystem",
+        ),
+        (
+            lambda: grapl_reference(T3(), graph_system(G3, 1e-3), 5, tau=0.0, eps=0.01, gamma=1.0, alpha=1.0, lam=0.1),
+            "lam=0.1",
+        ),
+        (lambda: algorithm1_reference(T3(), G3, [0, 1, 3], tau=0.0, eps=0.01, gamma=1.0), "got 3"),
+        (lambda: algorithm1(T3(), G3, [0.0, 1.0], tau=0.0, eps=0.01, gamma=1.0), "arm indices"),
+        (lambda: algorithm1_reference(T3(), G3, [0, 1], tau=0.0, eps=0.01, gamma=1.0, horizon=3), "horizon=3"),
+        (lambda: apt_reference(T3(), 5, tau=0.0, eps=0.01, warmup=0), "warmup=0"),
+        (lambda: apt(T3(), 5, tau=float("nan"), eps=0.01), "tau=nan"),
         (lambda: no_graph(T3(), [0, 5], tau=0.0, eps=0.01), "0..2"),
         (lambda: iid_uniform_schedule(0, 5, 1), "n_arms=0"),
         (lambda: permutation_schedule(3, 0, 1), "horizon=0"),
@@ -233,7 +237,7 @@ def test_engine_and_reference_agree_on_a_paper_like_instance(solver):
     graph, means = two_block_sbm(200, 11)
     tape = gaussian_tape(means, 2.0, 11)
     kw = dict(tau=0.0, eps=0.01, gamma=10.0, alpha=1.0, solver=solver)
-    same(grapl(tape, graph, 500, **kw), grapl_fast(tape.rewind(), graph, 500, **kw))
+    same(grapl_reference(tape, graph, 500, **kw), grapl(tape.rewind(), graph, 500, **kw))
 
 
 @settings(max_examples=30)

@@ -37,13 +37,15 @@ is the ablation with :math:`\ln(6/\delta_t)`), A2 (``t`` is the algorithm's roun
 (:math:`r_a` is the common radius of the undecided arms), A4 (one mutable candidate set; ``O`` and
 ``N`` start empty and both are returned), A5 (classification after every loop round, not after
 the initialisation), A6 (threshold arms drawn from all ``n`` arms), A8 (cost counts pulls), A9
-(``U`` updated at every UPDATE), A10 (:math:`\sqrt{|V|}`, no bias correction), A11 (optional cap:
-the run stops before a round that would exceed it and is flagged ``capped``), A12 (``a >= 0``).
+(``U`` updated at every UPDATE), A10 (:math:`\sqrt{|V|}`, no bias correction), A11 (a cap: the
+run stops before a round that would exceed it and is flagged ``capped``; by default the library's
+:data:`~bandit_lib.runner.DEFAULT_CAP`), A12 (``a >= 0``). ADE needs at least two arms.
 
-Two engines take exactly the same decisions on the same reward tape and decision stream:
+:func:`ade` runs either of two engines (``engine="fast"``, the default, or ``"reference"``); they take exactly the same decisions on the same reward tape and decision stream:
 
-* :func:`ade_reference`: the readable per-pull reference, line by line the spec's pseudocode;
-* :func:`ade`: the fast engine (numba). A threshold round leaves every :math:`\hat y_i` unchanged,
+* :func:`ade_reference` (``engine="reference"``): the readable per-pull reference, line by line
+  the spec's pseudocode;
+* the fast engine (numba), the default. A threshold round leaves every :math:`\hat y_i` unchanged,
   and both classification tests are monotone in :math:`\hat y_i` (floating-point rounding is
   monotone too), so the arms it can decide are a prefix (normals) and a suffix (outliers) of the
   undecided arms sorted by :math:`\hat y_i`: it checks only the two ends, O(1) per threshold round,
@@ -65,15 +67,31 @@ import math
 import numpy as np
 from numba import njit
 
-from bandit_lib.checks import check_choice, check_int, check_nonnegative, check_open_unit, check_real
-from bandit_lib.runner import Outcome
+from bandit_lib.checks import (
+    check_cap,
+    check_choice,
+    check_engine,
+    check_int,
+    check_nonnegative,
+    check_open_unit,
+    check_real,
+)
+from bandit_lib.runner import DEFAULT_CAP, Outcome
 from bandit_lib.seeding import from_description
-from bandit_lib.tapes import philox_block, pull_sum, uniform_of
-from bandit_lib.tapes import BERNOULLI, GAUSSIAN, DecisionStream, RewardTape, decision_stream
+from bandit_lib.tapes import (
+    BERNOULLI,
+    GAUSSIAN,
+    DecisionStream,
+    RewardTape,
+    check_tape,
+    decision_stream,
+    philox_block,
+    pull_sum,
+    uniform_of,
+)
 
 PI2 = math.pi * math.pi
 VARIANCE_LOGS = ("1/delta", "6/delta")
-NO_CAP = np.iinfo(np.int64).max // 4
 NORMAL, OUTLIER, UNDECIDED = 0, 1, -1
 
 
@@ -168,9 +186,7 @@ def default_stream(tape: RewardTape) -> DecisionStream:
 
 
 def _check(tape, k, delta, a, b, variance_log, cap, stream):
-    if not isinstance(tape, RewardTape):
-        raise TypeError(f"tape must be a RewardTape; got tape={tape!r}")
-    n = tape.n_arms
+    n = check_tape(tape, min_arms=2, fresh=True, problem="the k-sigma problem").n_arms
     k = check_nonnegative("k", k)
     delta = check_open_unit("delta", delta)
     R, Cs = variance_constant(a, b)
@@ -184,9 +200,7 @@ def _check(tape, k, delta, a, b, variance_log, cap, stream):
         lo, hi = float(tape.values.min()), float(tape.values.max())
         if lo < a or hi > b:
             raise ValueError(f"replayed rewards must lie in [a, b] = [{a}, {b}]; got values in [{lo}, {hi}]")
-    if cap is None:
-        cap = NO_CAP
-    cap = check_int("cap", cap, minimum=n + 2)  # the initialisation alone costs n + 2 pulls
+    cap = check_cap(cap, minimum=n + 2)  # the initialisation alone costs n + 2 pulls
     if stream is None:
         stream = default_stream(tape)
     elif not isinstance(stream, DecisionStream):
@@ -199,7 +213,7 @@ def ade_reference(
     *,
     k: float,
     delta: float,
-    cap: int | None = None,
+    cap: int = DEFAULT_CAP,
     a: float = 0.0,
     b: float = 1.0,
     variance_log: str = "1/delta",
@@ -214,7 +228,6 @@ def ade_reference(
     with ``trace=True`` one record per UPDATE.
     """
     n, k, delta, R, Cs, log6, cap, stream = _check(tape, k, delta, a, b, variance_log, cap, stream)
-    tape.require_fresh()
     # lines 1-3: O, N, candidate set S, counters and running sums
     O, N, S = set(), set(), set(range(n))
     sums, m = [0.0] * n, [0] * n
@@ -619,7 +632,7 @@ def ade(
     *,
     k: float,
     delta: float,
-    cap: int | None = None,
+    cap: int = DEFAULT_CAP,
     a: float = 0.0,
     b: float = 1.0,
     variance_log: str = "1/delta",
@@ -627,10 +640,13 @@ def ade(
     monitor: bool = False,
     trace_points: int = 0,
     trace_arms: bool = False,
+    engine: str = "fast",
 ) -> Outcome:
-    """ADE, fast engine: the decisions of :func:`ade_reference` exactly, at numba speed.
+    """ADE. ``engine="fast"`` (the default) runs the numba engine, which takes the decisions of
+    :func:`ade_reference` exactly, at numba speed; ``engine="reference"`` runs
+    :func:`ade_reference` itself (no diagnostics).
 
-    Same arguments and result as the reference, plus diagnostics in ``info``:
+    Same arguments and result as the reference, plus, for the fast engine, diagnostics in ``info``:
 
     * per arm at its decision: ``yhat_at_decision``, ``r_a_at_decision``, ``theta_hat_at_decision``,
       ``r_th_at_decision``; and ``r_a_last_trigger`` / ``r_th_last_trigger``, the radii of the
@@ -644,8 +660,14 @@ def ade(
       ``1 + 1/trace_points`` per step, first and last UPDATE included) in ``info["trace"]``, and
       with ``trace_arms=True`` every undecided arm's ``yhat`` there (``trace_y``, NaN once decided).
     """
+    if check_engine(engine) == "reference":
+        if monitor or trace_points or trace_arms:
+            raise ValueError(
+                "monitor, trace_points and trace_arms are diagnostics of the fast engine; got "
+                f"monitor={monitor!r}, trace_points={trace_points!r}, trace_arms={trace_arms!r} with engine='reference'"
+            )
+        return ade_reference(tape, k=k, delta=delta, cap=cap, a=a, b=b, variance_log=variance_log, stream=stream)
     n, k, delta, R, Cs, log6, cap, stream = _check(tape, k, delta, a, b, variance_log, cap, stream)
-    tape.require_fresh()
     trace_points = check_int("trace_points", trace_points, minimum=0)
     counts = np.zeros(n, dtype=np.int64)
     sums = np.zeros(n)

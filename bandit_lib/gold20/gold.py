@@ -41,12 +41,6 @@ Terminal arms are never pulled again but stay in the graph. ``capped`` is True w
 ended at the cap before its own stop (the end of a sweep with :math:`|\hat\Psi|\ge K`); a capped
 run still returns :math:`\Omega` from the current S (unterminated arms last, by index).
 
-Public API::
-
-    gold(tape, *, eps, rho, delta, cap, width="bernoulli", reading="inclusive", R=1.0,
-         log_edges=False, engine="fast") -> Outcome
-    gold_reference(tape, *, eps, rho, delta, cap, ...) -> Outcome      # = gold(..., engine="reference")
-
 ``engine="reference"`` is the loop above, one ``tape.pull`` at a time, re-testing **every** edge
 after every pull and recomputing the components whenever an edge was deleted; ``"fast"`` is the
 numba engine of :mod:`bandit_lib.gold20._engine`, which makes exactly the same pulls, stops
@@ -79,7 +73,7 @@ import numpy as np
 from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import connected_components
 
-from bandit_lib.checks import check_choice, check_open_unit, check_positive
+from bandit_lib.checks import check_cap, check_choice, check_engine, check_open_unit, check_positive
 from bandit_lib.gold20.problem import (
     check_reading,
     outlier_budget,
@@ -88,9 +82,8 @@ from bandit_lib.gold20.problem import (
     width_multiplier,
 )
 from bandit_lib.gold20._engine import WIDTH_CODES, gold_kernel, width_scale_nb, widths_nb
-from bandit_lib.zhuang17._engine import ENGINES, check_cap
-from bandit_lib.runner import Outcome
-from bandit_lib.tapes import BERNOULLI, REPLAY, RewardTape
+from bandit_lib.runner import DEFAULT_CAP, Outcome
+from bandit_lib.tapes import BERNOULLI, REPLAY, RewardTape, check_tape
 
 WIDTHS = tuple(WIDTH_CODES)
 
@@ -99,12 +92,7 @@ class _Params:
     """Checked arguments of one GOLD run."""
 
     def __init__(self, tape, eps, rho, delta, cap, width, reading, R, log_edges, engine):
-        if not isinstance(tape, RewardTape):
-            raise TypeError(f"tape must be a RewardTape (see bandit_lib.tapes); got tape={tape!r}")
-        n = tape.n_arms
-        if n < 2:
-            raise ValueError(f"GOLD needs at least 2 arms; got a tape with n={n}")
-        tape.require_fresh()
+        n = check_tape(tape, min_arms=2, fresh=True, problem="GOLD").n_arms
         self.n = n
         self.b = width_multiplier(eps)
         self.eps = float(eps)
@@ -121,7 +109,7 @@ class _Params:
         if not isinstance(log_edges, (bool, np.bool_)):
             raise TypeError(f"log_edges must be True or False; got log_edges={log_edges!r}")
         self.log_edges = bool(log_edges)
-        self.engine = check_choice("engine", engine, ENGINES)
+        self.engine = check_engine(engine)
         self.small_lim = small_limit(self.K, self.reading)
         self.stop_cnt = stop_count(self.K)
         if self.small_lim < 1:
@@ -347,7 +335,7 @@ def gold(
     eps: float,
     rho: float,
     delta: float,
-    cap: int,
+    cap: int = DEFAULT_CAP,
     width: str = "bernoulli",
     reading: str = "inclusive",
     R: float = 1.0,
@@ -365,7 +353,7 @@ def gold_reference(
     eps: float,
     rho: float,
     delta: float,
-    cap: int,
+    cap: int = DEFAULT_CAP,
     width: str = "bernoulli",
     reading: str = "inclusive",
     R: float = 1.0,

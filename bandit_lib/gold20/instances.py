@@ -28,8 +28,7 @@ and under the literal strict reading (``|G| < K``) there is none (spec §1.8, AM
 fails the check (it cannot with the default parameters, but could with ``margin <= 0``) is
 redrawn; the number of draws is recorded.
 
-Public API: ``gold_synthetic(n, eps, kind, seed, *, rho=0.9, margin=0.25, spread=1.0, lo=0.02,
-hi=0.98, max_tries=100) -> GoldCase``.
+The generator is :func:`gold_synthetic`; a case is a :class:`GoldCase`.
 """
 
 from __future__ import annotations

@@ -24,7 +24,7 @@ the same property). The spec proposes a log-normal spread sigma = 0.5 and says t
 GOLD's typical pull counts reach the cap: with 0.5 GOLD reached the 10^7 cap in every run of the
 first keywords we tried (isolating a fifth arm means cutting gaps between close normal rates);
 with sigma = 1.0 (the default here) most keywords stop below the cap (2 of the first 8 did not). Keyword ``w`` has its own seed stream, so it is the same however many keywords
-are drawn. Public API: ``gold_twitter(seed, *, n_keywords=20, ...) -> list[GoldCase]``; the
+are drawn (:func:`gold_twitter`, one :class:`~bandit_lib.gold20.instances.GoldCase` per keyword); the
 keywords are named ``kw01``..``kw20`` and the first of :data:`EFFICIENCY_KEYWORDS` carries the
 label "Yankee" in the efficiency panel (a name only: the data are synthetic).
 """

@@ -22,8 +22,8 @@ Two variants ([AMBIG-2]): ``"main"`` has n_d = 30 articles, so K = 3 equals the 
 and GOLD can stop right after isolating them; ``"realistic"`` draws n_d uniformly in 33..45 (K not an
 integer), so GOLD must also isolate normal articles, whose CTRs are close together.
 
-Public API: ``yahoo_like(seed, *, variant="main") -> list[GoldCase]`` (one per day, in
-:data:`DAYS` order), ``yahoo_day(seed, day, *, variant="main") -> GoldCase``.
+:func:`yahoo_like` gives one :class:`~bandit_lib.gold20.instances.GoldCase` per day, in
+:data:`DAYS` order; :func:`yahoo_day` one day.
 """
 
 from __future__ import annotations

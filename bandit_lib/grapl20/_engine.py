@@ -20,7 +20,7 @@ from numba import njit
 
 from bandit_lib.checks import check_choice, check_int, check_nonnegative, check_positive, check_real
 from bandit_lib.grapl20.estimator import SOLVERS, GraphSystem, conjugate_gradient, sherman_morrison_lower
-from bandit_lib.tapes import RewardTape, tape_reward
+from bandit_lib.tapes import RewardTape, check_tape, tape_reward
 from bandit_lib.grapl20.problem import ThresholdRun, classes_paper, classes_ref
 
 INDEX_FORMS = ("sqrt_n_plus_alpha", "printed")
@@ -146,10 +146,9 @@ def _run_cg(
 
 def check_common(tape, system, horizon, tau, eps, gamma, offset, solver, rtol, maxiter, schedule=None):
     """Validate the arguments shared by the graph policies; returns the normalised values."""
-    if not isinstance(tape, RewardTape):
-        raise TypeError(f"tape must be a RewardTape; got {type(tape).__name__}")
+    check_tape(tape)
     if not isinstance(system, GraphSystem):
-        raise TypeError(f"system must be a GraphSystem (see graph_estimator.graph_system); got {type(system).__name__}")
+        raise TypeError(f"system must be a GraphSystem (see estimator.graph_system); got {type(system).__name__}")
     if tape.n_arms != system.n_arms:
         raise ValueError(f"the tape has {tape.n_arms} arms but the graph has {system.n_arms} nodes")
     horizon = check_int("horizon", horizon, minimum=1)

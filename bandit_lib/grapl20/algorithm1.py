@@ -10,15 +10,15 @@ after T rounds the output is :math:`\hat S = \{i : \hat\mu_i \ge \tau\}`. Schedu
   political-blogs figure, where T = N: each arm exactly once);
 * :func:`round_robin_schedule`: arms 0, 1, ..., N−1, 0, ... (what Prop. 2.2 analyses).
 
-:func:`algorithm1` is the readable per-pull reference, :func:`algorithm1_fast` the numba engine
-(same estimate bit for bit).
+:func:`algorithm1_reference` is the readable per-pull reference; :func:`algorithm1` runs it
+(``engine="reference"``) or the numba engine (``engine="fast"``, the default; same estimate bit for bit).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from bandit_lib.checks import check_int
+from bandit_lib.checks import check_engine, check_int
 from bandit_lib.grapl20.estimator import GraphEstimator
 from bandit_lib.grapl20._engine import check_common, run_fast
 from bandit_lib.grapl20.grapl import as_system
@@ -50,7 +50,7 @@ def round_robin_schedule(n_arms: int, horizon: int) -> np.ndarray:
     return np.arange(horizon, dtype=np.int64) % n_arms
 
 
-def algorithm1(
+def algorithm1_reference(
     tape: RewardTape,
     graph,
     schedule,
@@ -65,7 +65,8 @@ def algorithm1(
     maxiter: int | None = None,
     horizon: int | None = None,
 ) -> ThresholdRun:
-    """Run Algorithm 1 along ``schedule`` (its first ``horizon`` entries; all by default)."""
+    """Algorithm 1 along ``schedule`` (its first ``horizon`` entries; all by default), pull by pull
+    (the readable reference; the same as ``algorithm1(..., engine="reference")``)."""
     system = as_system(graph, lam)
     horizon = len(np.asarray(schedule)) if horizon is None else horizon
     horizon, tau, eps, gamma, offset, rtol, maxiter, schedule = check_common(
@@ -94,7 +95,7 @@ def algorithm1(
     )
 
 
-def algorithm1_fast(
+def algorithm1(
     tape: RewardTape,
     graph,
     schedule,
@@ -108,8 +109,26 @@ def algorithm1_fast(
     rtol: float = 1e-5,
     maxiter: int | None = None,
     horizon: int | None = None,
+    engine: str = "fast",
 ) -> ThresholdRun:
-    """Algorithm 1 on the numba engine: the same estimate as :func:`algorithm1`, much faster."""
+    """Algorithm 1 along ``schedule`` (its first ``horizon`` entries; all by default).
+    ``engine="fast"`` (the default) runs the numba engine, which computes the same estimate as
+    :func:`algorithm1_reference` (``engine="reference"``), much faster."""
+    if check_engine(engine) == "reference":
+        return algorithm1_reference(
+            tape,
+            graph,
+            schedule,
+            tau=tau,
+            eps=eps,
+            gamma=gamma,
+            lam=lam,
+            offset=offset,
+            solver=solver,
+            rtol=rtol,
+            maxiter=maxiter,
+            horizon=horizon,
+        )
     horizon = len(np.asarray(schedule)) if horizon is None else horizon
     return run_fast(
         tape,

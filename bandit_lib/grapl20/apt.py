@@ -7,7 +7,8 @@ original APT; the warm-up is not counted in t), each round pulls
 .. math:: \pi_t = \arg\min_i \sqrt{n_i}\,(|\hat\mu_i - \tau| + \varepsilon)
 
 (lowest index on ties). The output is :math:`\hat S = \{i : \hat\mu_i \ge \tau\}`.
-:func:`apt` is the readable reference and :func:`apt_fast` a numba engine with the same pulls.
+:func:`apt_reference` is the readable reference; :func:`apt` runs it (``engine="reference"``) or a
+numba engine with the same pulls (``engine="fast"``, the default).
 """
 
 from __future__ import annotations
@@ -15,14 +16,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from bandit_lib.checks import check_int, check_nonnegative, check_real
-from bandit_lib.tapes import RewardTape, tape_reward
+from bandit_lib.checks import check_engine, check_int, check_nonnegative, check_real
+from bandit_lib.tapes import RewardTape, check_tape, tape_reward
 from bandit_lib.grapl20.problem import ThresholdRun, classes_paper, classes_ref, n_judged_paper, wrong_counts
 
 
 def _check(tape, horizon, tau, eps, warmup):
-    if not isinstance(tape, RewardTape):
-        raise TypeError(f"tape must be a RewardTape; got {type(tape).__name__}")
+    check_tape(tape)
     return (
         check_int("horizon", horizon, minimum=1),
         check_real("tau", tau),
@@ -31,8 +31,9 @@ def _check(tape, horizon, tau, eps, warmup):
     )
 
 
-def apt(tape: RewardTape, horizon: int, *, tau: float, eps: float, warmup: int = 2) -> ThresholdRun:
-    """Run APT for ``horizon`` rounds after the warm-up, on a fresh tape (readable reference)."""
+def apt_reference(tape: RewardTape, horizon: int, *, tau: float, eps: float, warmup: int = 2) -> ThresholdRun:
+    """APT for ``horizon`` rounds after the warm-up, on a fresh tape, pull by pull (the readable
+    reference; the same as ``apt(..., engine="reference")``)."""
     horizon, tau, eps, warmup = _check(tape, horizon, tau, eps, warmup)
     tape.require_fresh()
     n = tape.n_arms
@@ -109,8 +110,13 @@ def _apt_kernel(
         wrong_ref[t], wrong_paper[t] = n - correct, wp
 
 
-def apt_fast(tape: RewardTape, horizon: int, *, tau: float, eps: float, warmup: int = 2) -> ThresholdRun:
-    """APT on a numba engine: the same pulls and estimate as :func:`apt`."""
+def apt(
+    tape: RewardTape, horizon: int, *, tau: float, eps: float, warmup: int = 2, engine: str = "fast"
+) -> ThresholdRun:
+    """APT for ``horizon`` rounds after the warm-up, on a fresh tape. ``engine="fast"`` (the default)
+    runs a numba engine with the same pulls and estimate as :func:`apt_reference` (``engine="reference"``)."""
+    if check_engine(engine) == "reference":
+        return apt_reference(tape, horizon, tau=tau, eps=eps, warmup=warmup)
     horizon, tau, eps, warmup = _check(tape, horizon, tau, eps, warmup)
     tape.require_fresh()
     n = tape.n_arms

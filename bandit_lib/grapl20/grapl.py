@@ -21,8 +21,9 @@ Decisions (spec §2.3, §8):
 * the solver is ``"exact"`` (library default) or ``"cg"`` (the authors' conjugate gradient,
   rtol 1e-5, warm start).
 
-:func:`grapl` is the readable per-pull reference; :func:`grapl_fast` is the numba engine, which
-makes the same pulls and returns the same estimate bit for bit.
+:func:`grapl_reference` is the readable per-pull reference; :func:`grapl` runs it
+(``engine="reference"``) or the numba engine (``engine="fast"``, the default), which makes the
+same pulls and returns the same estimate bit for bit.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from __future__ import annotations
 import networkx as nx
 import numpy as np
 
-from bandit_lib.checks import check_choice, check_nonnegative, check_real
+from bandit_lib.checks import check_choice, check_engine, check_nonnegative, check_real
 from bandit_lib.grapl20.estimator import GraphEstimator, GraphSystem, graph_system
 from bandit_lib.grapl20._engine import INDEX_FORMS, check_common, run_fast
 from bandit_lib.tapes import RewardTape
@@ -57,7 +58,7 @@ def grapl_index(mu_hat, counts, tau: float, eps: float, alpha: float, index: str
     return delta * np.sqrt(counts + alpha)
 
 
-def grapl(
+def grapl_reference(
     tape: RewardTape,
     graph,
     horizon: int,
@@ -73,7 +74,8 @@ def grapl(
     maxiter: int | None = None,
     index: str = "sqrt_n_plus_alpha",
 ) -> ThresholdRun:
-    """Run GrAPL for ``horizon`` rounds on a fresh reward tape (readable reference).
+    """GrAPL for ``horizon`` rounds on a fresh reward tape, pull by pull (the readable reference;
+    the same as ``grapl(..., engine="reference")``).
 
     ``graph`` is a networkx graph (nodes in ``graph.nodes`` order are the arms) or a
     :class:`~bandit_lib.grapl20.estimator.GraphSystem`. The true means (for the error curves) are ``tape.means``.
@@ -109,7 +111,7 @@ def grapl(
     )
 
 
-def grapl_fast(
+def grapl(
     tape: RewardTape,
     graph,
     horizon: int,
@@ -124,8 +126,31 @@ def grapl_fast(
     rtol: float = 1e-5,
     maxiter: int | None = None,
     index: str = "sqrt_n_plus_alpha",
+    engine: str = "fast",
 ) -> ThresholdRun:
-    """GrAPL on the numba engine: the same pulls and estimate as :func:`grapl`, much faster."""
+    """GrAPL for ``horizon`` rounds on a fresh reward tape. ``engine="fast"`` (the default) runs the
+    numba engine, which makes the same pulls and computes the same estimate as
+    :func:`grapl_reference` (``engine="reference"``), much faster.
+
+    ``graph`` is a networkx graph (nodes in ``graph.nodes`` order are the arms) or a
+    :class:`~bandit_lib.grapl20.estimator.GraphSystem`. The true means (for the error curves) are ``tape.means``.
+    """
+    if check_engine(engine) == "reference":
+        return grapl_reference(
+            tape,
+            graph,
+            horizon,
+            tau=tau,
+            eps=eps,
+            gamma=gamma,
+            alpha=alpha,
+            lam=lam,
+            offset=offset,
+            solver=solver,
+            rtol=rtol,
+            maxiter=maxiter,
+            index=index,
+        )
     check_real("alpha", alpha)
     return run_fast(
         tape,

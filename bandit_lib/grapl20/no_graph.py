@@ -12,14 +12,13 @@ from __future__ import annotations
 import numpy as np
 
 from bandit_lib.checks import check_nonnegative, check_real
-from bandit_lib.tapes import RewardTape
+from bandit_lib.tapes import RewardTape, check_tape
 from bandit_lib.grapl20.problem import ThresholdRun, classes_paper, classes_ref, n_judged_paper, wrong_counts
 
 
 def no_graph(tape: RewardTape, schedule, *, tau: float, eps: float) -> ThresholdRun:
     """Pull ``schedule`` in order; estimate each arm by its empirical mean (τ before any pull)."""
-    if not isinstance(tape, RewardTape):
-        raise TypeError(f"tape must be a RewardTape; got {type(tape).__name__}")
+    check_tape(tape)
     tau, eps = check_real("tau", tau), check_nonnegative("eps", eps)
     schedule = np.asarray(schedule)
     if schedule.ndim != 1 or schedule.size == 0 or not np.issubdtype(schedule.dtype, np.integer):

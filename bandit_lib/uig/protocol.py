@@ -20,7 +20,7 @@ from typing import Protocol
 import numpy as np
 
 from bandit_lib.checks import check_index_set, check_int
-from bandit_lib.tapes import DecisionStream, RewardTape
+from bandit_lib.tapes import DecisionStream, RewardTape, check_tape
 
 
 class RegretPolicy(Protocol):
@@ -69,8 +69,7 @@ def check_generator(rng) -> np.random.Generator:
 def simulate(policy: RegretPolicy, tape: RewardTape, horizon: int) -> np.ndarray:
     """Play ``horizon`` rounds of ``policy`` on ``tape``; return the arms played, in order."""
     horizon = check_int("horizon", horizon, minimum=0)
-    if not isinstance(tape, RewardTape):
-        raise TypeError(f"tape must be a RewardTape; got {tape!r}")
+    check_tape(tape)
     arms = np.empty(horizon, dtype=np.int64)
     for t in range(horizon):
         arm = policy.select()

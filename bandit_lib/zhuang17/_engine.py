@@ -39,12 +39,11 @@ Public API of this module (used by the policy modules; not re-exported): :func:`
 from __future__ import annotations
 
 import math
-import numbers
 
 import numpy as np
 from numba import njit
 
-from bandit_lib.checks import check_choice, check_int, check_nonnegative, check_open_unit
+from bandit_lib.checks import check_cap, check_choice, check_engine, check_int, check_nonnegative, check_open_unit
 from bandit_lib.zhuang17.intervals import (
     AGRESTI_COULL,
     HOEFFDING,
@@ -55,16 +54,14 @@ from bandit_lib.zhuang17.intervals import (
     delta_prime_nb,
     evaluate_kernel,
     hoeffding_beta_nb,
-    is_active_nb,
     l_value_nb,
     threshold_nb,
     z_value_nb,
 )
 from bandit_lib.runner import Outcome
 from bandit_lib.tapes import philox_block, pull_sum, uniform_of
-from bandit_lib.tapes import BERNOULLI, REPLAY, RewardTape
+from bandit_lib.tapes import BERNOULLI, REPLAY, RewardTape, check_tape
 
-ENGINES = ("fast", "reference")
 U = 2.0**-53
 # Relative margin on z, L and l at the epoch ends: scipy's erfcinv and libm's log are accurate
 # to a few ulps (measured: 4.4e-16 relative for erfcinv), far inside this.
@@ -75,29 +72,15 @@ FN_MARGIN = 1e-12
 # argument checks shared by the policies
 
 
-def check_cap(cap) -> int:
-    """A pull cap: a positive integer (an integral float such as 1e7 is accepted)."""
-    if isinstance(cap, numbers.Real) and not isinstance(cap, (bool, numbers.Integral)):
-        if not (math.isfinite(cap) and float(cap).is_integer()):
-            raise ValueError(f"cap must be a whole number of pulls; got cap={cap!r}")
-        cap = int(cap)
-    return check_int("cap", cap, minimum=1)
-
-
 def check_common(tape, k, delta, cap, *, init_pulls: int = 1, batch: int = 1, engine: str = "fast"):
     """Validate the arguments every k-sigma policy shares; returns (n, k, delta, cap, init_pulls, batch)."""
-    if not isinstance(tape, RewardTape):
-        raise TypeError(f"tape must be a RewardTape (see bandit_lib.tapes); got tape={tape!r}")
-    n = tape.n_arms
-    if n < 2:
-        raise ValueError(f"the k-sigma problem needs at least 2 arms; got a tape with n={n}")
-    tape.require_fresh()
+    n = check_tape(tape, min_arms=2, fresh=True, problem="the k-sigma problem").n_arms
     k = check_nonnegative("k", k)
     delta = check_open_unit("delta", delta)
-    cap = check_cap(cap)
     init_pulls = check_int("init_pulls", init_pulls, minimum=1)
     batch = check_int("batch", batch, minimum=1)
-    check_choice("engine", engine, ENGINES)
+    check_engine(engine)
+    cap = check_cap(cap)
     if cap < n * init_pulls:
         raise ValueError(f"cap must allow the initial pulls (n * init_pulls = {n * init_pulls}); got cap={cap}")
     return n, k, delta, cap, init_pulls, batch

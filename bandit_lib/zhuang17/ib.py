@@ -39,10 +39,6 @@ candidates whose ``hi`` reaches the best ``lo``; when a non-candidate might comp
 changes, or the window ends, the kernel rebuilds the list from an exact scan. Every comparison
 that decides something is the reference's own float comparison.
 
-Public API::
-
-    ib(tape, *, k, delta, cap, R_sg=0.5, engine="fast") -> Outcome
-
 ``Outcome.info``: ``stages`` (CLUCB calls), ``removed`` (arms removed, in order), ``last_best``.
 """
 
@@ -57,7 +53,7 @@ from bandit_lib.checks import check_positive
 from bandit_lib.zhuang17.intervals import threshold_nb
 from bandit_lib.zhuang17._engine import FN_MARGIN, U, check_common
 from bandit_lib.tapes import philox_block, pull_sum, uniform_of
-from bandit_lib.runner import Outcome
+from bandit_lib.runner import DEFAULT_CAP, Outcome
 from bandit_lib.tapes import BERNOULLI, RewardTape
 
 
@@ -107,7 +103,7 @@ def _clucb_top1_reference(S: list, tape: RewardTape, s, m, T: int, cap: int, del
             return S[int(np.argmax(s[idx] / m[idx]))], T
 
 
-def ib_reference(tape: RewardTape, *, k: float, delta: float, cap: int, R_sg: float = 0.5) -> Outcome:
+def ib_reference(tape: RewardTape, *, k: float, delta: float, cap: int = DEFAULT_CAP, R_sg: float = 0.5) -> Outcome:
     """IB pull by pull (arguments already checked by :func:`ib`)."""
     n = tape.n_arms
     s = np.zeros(n)
@@ -399,7 +395,9 @@ def ib_kernel(kind, keys, means, scale, values, offsets, k, delta, cap, R, s, m,
             return T, theta, b
 
 
-def ib(tape: RewardTape, *, k: float, delta: float, cap: int, R_sg: float = 0.5, engine: str = "fast") -> Outcome:
+def ib(
+    tape: RewardTape, *, k: float, delta: float, cap: int = DEFAULT_CAP, R_sg: float = 0.5, engine: str = "fast"
+) -> Outcome:
     """Iterative best-arm identification with CLUCB; see the module docstring."""
     n, k, delta, cap, _, _ = check_common(tape, k, delta, cap, engine=engine)
     R_sg = check_positive("R_sg", R_sg)

@@ -16,10 +16,8 @@ Beta means, no planting; :math:`\Omega` may be empty and :math:`\Delta_{\min}` i
 and :func:`uniform_gap` (i.i.d. :math:`U[0,1]` means, rejected unless :math:`\Delta_{\min}` lies in
 a window, the ADE20 recipe; for :math:`k \ge 2` its :math:`\Omega` is almost always empty).
 
-Public API: ``planted_outliers(n, k, rng, *, normal, outlier, frac, min_gap, max_tries) -> Case``,
-``natural(n, k, rng, *, a, b) -> Case``, ``uniform_gap(n, k, rng, *, gap, max_tries) -> Case``, and
-:class:`Case` (``means``, ``outliers``, ``theta``, ``gap_min``, ``tries``, ``summary()``).
-``rng`` is a numpy Generator, or a seed from which one is derived.
+The generators :func:`planted_outliers`, :func:`natural` and :func:`uniform_gap` return a
+:class:`Case`. ``rng`` is a numpy Generator, or a seed from which one is derived.
 """
 
 from __future__ import annotations

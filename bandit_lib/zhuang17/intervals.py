@@ -41,12 +41,9 @@ length ``R``, :math:`L = \ln(1/\delta')`:
 :math:`\hat y_i + \beta_i > \hat\theta - \beta_\theta` otherwise (strict; a tie goes to the second
 branch). The output is :math:`\hat\Omega = \{i : \hat y_i > \hat\theta\}`.
 
-Public API (stable; ADE20 and GOLD20 reuse it):
-
-* ``HoeffdingCI(R=1.0, l_inner="delta")`` and ``AgrestiCoullCI(z_mode="erfinv", threshold_ci="delta")``:
-  frozen dataclasses; ``ci.evaluate(s, m, T, k, delta) -> IntervalState`` is one UPDATE();
-* ``delta_prime(T, n, delta)``, ``l_of_k(n, k, delta)``, ``rho_star(n, k, delta)``;
-* ``IntervalState``: ``yhat, mu, sigma, theta, beta, beta_th, active, output``.
+What ADE20 and GOLD20 reuse: the two families :class:`HoeffdingCI` and :class:`AgrestiCoullCI`
+(``ci.evaluate(...)`` is one UPDATE() and returns an :class:`IntervalState`), and
+:func:`delta_prime`, :func:`l_of_k` and :func:`rho_star`.
 
 Exactness contract: the numba kernel :func:`evaluate_kernel` is the *only* place where these
 quantities are computed. The per-pull references call it after every update, and the fast

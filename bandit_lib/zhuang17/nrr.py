@@ -14,10 +14,6 @@ the last :math:`L = \lceil 1/\delta\rceil` consecutive pulls (10 for :math:`\del
 
 The count starts after initialisation (D8). NRR usually stops after about n + 10 pulls.
 
-Public API::
-
-    nrr(tape, *, k, delta, cap, engine="fast") -> Outcome
-
 ``Outcome.capped`` is true when the cap stopped the run before L unchanged pulls.
 """
 
@@ -28,11 +24,11 @@ import math
 import numpy as np
 
 from bandit_lib.zhuang17._engine import KSigmaRun, check_common, run_nrr_fast
-from bandit_lib.runner import Outcome
+from bandit_lib.runner import DEFAULT_CAP, Outcome
 from bandit_lib.tapes import RewardTape
 
 
-def nrr_reference(tape: RewardTape, *, k: float, delta: float, cap: int) -> Outcome:
+def nrr_reference(tape: RewardTape, *, k: float, delta: float, cap: int = DEFAULT_CAP) -> Outcome:
     """The pseudocode above, pull by pull (arguments already checked by :func:`nrr`)."""
     n = tape.n_arms
     run = KSigmaRun(tape, k, delta)
@@ -51,7 +47,7 @@ def nrr_reference(tape: RewardTape, *, k: float, delta: float, cap: int) -> Outc
     return Outcome(np.flatnonzero(prev), run.T, streak < L, run.m.copy(), {"engine": "reference", "L": L})
 
 
-def nrr(tape: RewardTape, *, k: float, delta: float, cap: int, engine: str = "fast") -> Outcome:
+def nrr(tape: RewardTape, *, k: float, delta: float, cap: int = DEFAULT_CAP, engine: str = "fast") -> Outcome:
     """Naive Round-Robin; see the module docstring."""
     n, k, delta, cap, _, _ = check_common(tape, k, delta, cap, engine=engine)
     if engine == "reference":

@@ -23,10 +23,6 @@ pulls of the same arm, and estimates, :math:`\delta'(T)` (T counted in pulls) an
 are updated after each batch; the initialisation stays at ``init_pulls`` pulls per arm. A batch
 is cut short at the cap, so ``T`` never exceeds ``cap``.
 
-Public API::
-
-    rr(tape, *, k, delta, cap, ci, batch=1, init_pulls=1, engine="fast") -> Outcome
-
 ``engine="reference"`` runs :func:`rr_reference` (this pseudocode, one ``tape.pull`` at a time);
 ``"fast"`` runs the certified numba engine of :mod:`bandit_lib.zhuang17._engine`, which
 makes exactly the same pulls and stops at exactly the same pull (tests check this). The tape must
@@ -37,16 +33,23 @@ be fresh (``tape.rewind()``); afterwards its read positions are the arms' pull c
 
 from __future__ import annotations
 
-import numpy as np
 
 from bandit_lib.zhuang17.intervals import check_ci
 from bandit_lib.zhuang17._engine import KSigmaRun, check_ci_for_tape, check_common, check_count, run_wrr_fast
-from bandit_lib.runner import Outcome
+from bandit_lib.runner import DEFAULT_CAP, Outcome
 from bandit_lib.tapes import RewardTape
 
 
 def rr_reference(
-    tape: RewardTape, *, k: float, delta: float, cap: int, ci, batch: int = 1, init_pulls: int = 1, t_unit: int = 1
+    tape: RewardTape,
+    *,
+    k: float,
+    delta: float,
+    cap: int = DEFAULT_CAP,
+    ci,
+    batch: int = 1,
+    init_pulls: int = 1,
+    t_unit: int = 1,
 ) -> Outcome:
     """Algorithm 1, pull by pull (arguments already checked by :func:`rr`)."""
     n = tape.n_arms
@@ -67,7 +70,7 @@ def rr(
     *,
     k: float,
     delta: float,
-    cap: int,
+    cap: int = DEFAULT_CAP,
     ci,
     batch: int = 1,
     init_pulls: int = 1,

@@ -17,9 +17,8 @@ with probability at least :math:`1-\delta`,
    T_{RR} \le 8R^2H_{RR}\Bigl[\ln\frac{2R^2\pi^2(n+1)H_{RR}}{3\delta} + 1\Bigr] + 4n,\qquad
    T_{WRR} \le 8R^2H_{WRR}\Bigl[\ln\frac{2R^2\pi^2(n+1)H_{WRR}}{3\delta} + 1\Bigr] + 2(\rho+2)n.
 
-Public API: ``H1(y, k)``, ``H2(y, k)``, ``H_RR(y, k, delta)``, ``H_WRR(y, k, delta, rho)``,
-``bound_rr(y, k, delta, R=1.0)``, ``bound_wrr(y, k, delta, rho, R=1.0)``, ``wrr_rr_ratio(y, k, delta, rho)``
-(Eq. 7). ``l(k)`` and :math:`\rho^*` live in :mod:`bandit_lib.zhuang17.intervals`.
+The hardness measures :func:`H1`, :func:`H2`, :func:`H_RR`, :func:`H_WRR`, the bounds
+:func:`bound_rr`, :func:`bound_wrr` and their ratio :func:`wrr_rr_ratio` (Eq. 7). ``l(k)`` and :math:`\rho^*` live in :mod:`bandit_lib.zhuang17.intervals`.
 """
 
 from __future__ import annotations

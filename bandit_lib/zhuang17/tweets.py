@@ -12,8 +12,7 @@ the paper prints seconds, but 2'' cells are about 60 m wide and would hold few t
 the plausible reading); a cell is the pair (floor(lat / size), floor(lon / size)). A tweet
 *contains* a keyword when the keyword occurs as a whole word, ignoring case.
 
-Public API: ``load_tweets(path_or_frame) -> DataFrame`` (checked columns) and
-``keyword_instances(tweets, keywords, *, cell_arcmin=2.0, min_tweets=5000) -> TwitterLike`` (the
+:func:`load_tweets` reads and checks the tweets; :func:`keyword_instances` builds the test cases (the
 same structure as the stand-in: ``region_sizes`` and one :class:`~bandit_lib.zhuang17.twitter_like.Keyword` per keyword, whose
 ``means`` are the per-cell fractions and ``counts`` the numbers of matching tweets).
 """

@@ -20,9 +20,8 @@ k-sigma outlier set is empty at ``k`` is redrawn (precision and recall need outl
 of the spec). Each keyword has its own seed stream, so keyword ``w`` is the same however many
 keywords are drawn.
 
-Public API: ``twitter_like(seed, *, n_keywords=20, k=2.5, n_regions=47) -> TwitterLike`` with
-``.region_sizes`` and ``.keywords`` (a list of :class:`Keyword`: ``name``, ``means``,
-``counts``, ``base_rate``, ``spread``, ``hotspots``, ``redraws``, ``outliers(k)``).
+:func:`twitter_like` draws a :class:`TwitterLike` (``region_sizes`` and one :class:`Keyword` per
+keyword).
 """
 
 from __future__ import annotations

@@ -27,10 +27,6 @@ Theorem 3 bounds its pulls by :func:`bandit_lib.zhuang17.theory.bound_wrr`.
 :math:`c_i` grows by :math:`\rho\cdot` ``batch`` per visit, compared with the pull count
 :math:`m_i`.
 
-Public API::
-
-    wrr(tape, *, k, delta, cap, ci, rho=None, batch=1, init_pulls=1, engine="fast") -> Outcome
-
 ``rho=None`` means :math:`\rho^*`; ``Outcome.info["rho"]`` records the weight used. Engines and
 the Outcome as in :mod:`bandit_lib.zhuang17.rr`.
 """
@@ -42,7 +38,7 @@ import numpy as np
 from bandit_lib.checks import check_real
 from bandit_lib.zhuang17.intervals import check_ci, rho_star
 from bandit_lib.zhuang17._engine import KSigmaRun, check_ci_for_tape, check_common, check_count, run_wrr_fast
-from bandit_lib.runner import Outcome
+from bandit_lib.runner import DEFAULT_CAP, Outcome
 from bandit_lib.tapes import RewardTape
 
 
@@ -51,7 +47,7 @@ def wrr_reference(
     *,
     k: float,
     delta: float,
-    cap: int,
+    cap: int = DEFAULT_CAP,
     ci,
     rho: float,
     batch: int = 1,
@@ -82,7 +78,7 @@ def wrr(
     *,
     k: float,
     delta: float,
-    cap: int,
+    cap: int = DEFAULT_CAP,
     ci,
     rho: float | None = None,
     batch: int = 1,

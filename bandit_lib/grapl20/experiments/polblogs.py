@@ -20,8 +20,8 @@ from bandit_lib.grapl20.experiments.common import (
     quantile_curves,
     trial_row,
 )
-from bandit_lib.grapl20.algorithm1 import algorithm1_fast, permutation_schedule
-from bandit_lib.grapl20.grapl import grapl_fast
+from bandit_lib.grapl20.algorithm1 import algorithm1, permutation_schedule
+from bandit_lib.grapl20.grapl import grapl
 from bandit_lib.grapl20.no_graph import no_graph
 from bandit_lib.seeding import derive
 from bandit_lib.tapes import gaussian_tape
@@ -56,7 +56,7 @@ def compute_fig3(seed, data: str, part: str, gammas: list, trials: int, sizes: l
         runs = []
         for g in gammas:
             for solver, index in (("cg", "sqrt_n_plus_alpha"), ("exact", "sqrt_n_plus_alpha"), ("cg", "printed")):
-                run = grapl_fast(
+                run = grapl(
                     tape.rewind(),
                     system,
                     n,
@@ -86,7 +86,7 @@ def compute_fig3(seed, data: str, part: str, gammas: list, trials: int, sizes: l
                     }
                 )
                 if solver == "cg" and index == "sqrt_n_plus_alpha":
-                    replay = algorithm1_fast(
+                    replay = algorithm1(
                         tape.rewind(), system, run.pulls, tau=cfg["tau"], eps=EPS, gamma=g, solver="exact"
                     )
                     e_replay = replay.errors("ref")
@@ -122,7 +122,7 @@ def compute_fig3(seed, data: str, part: str, gammas: list, trials: int, sizes: l
         for trial in range(trials):
             schedule = permutation_schedule(n, n, derive(seed, "permutation", trial))
             if part == "alg1":
-                run = algorithm1_fast(tape.rewind(), system, schedule, tau=cfg["tau"], eps=EPS, gamma=g, solver=solver)
+                run = algorithm1(tape.rewind(), system, schedule, tau=cfg["tau"], eps=EPS, gamma=g, solver=solver)
             else:
                 run = no_graph(tape.rewind(), schedule, tau=cfg["tau"], eps=EPS)
             e_ref, e_paper = run.errors("ref"), run.errors("paper")

@@ -23,9 +23,9 @@ from bandit_lib.grapl20.experiments.common import (
     trial_row,
 )
 from bandit_lib.grapl20.theory import GAMMA_STAR_VARIANTS, eigenvalues, gamma_star
-from bandit_lib.grapl20.algorithm1 import algorithm1_fast, iid_uniform_schedule
-from bandit_lib.grapl20.apt import apt_fast
-from bandit_lib.grapl20.grapl import grapl_fast
+from bandit_lib.grapl20.algorithm1 import algorithm1, iid_uniform_schedule
+from bandit_lib.grapl20.apt import apt
+from bandit_lib.grapl20.grapl import grapl
 from bandit_lib.seeding import derive
 from bandit_lib.tapes import bernoulli_tape, gaussian_tape
 
@@ -54,13 +54,13 @@ def compute_curves(
     for trial in range(trials):
         graph, means, tape, schedule_seed = make_instance(figure, trial, n_arms, entropy)
         if part == "apt":
-            runs = {"APT": apt_fast(tape, horizon, tau=cfg["tau"], eps=EPS, warmup=2)}
+            runs = {"APT": apt(tape, horizon, tau=cfg["tau"], eps=EPS, warmup=2)}
         else:
             system = graph_system(graph, LAM)
             common = dict(tau=cfg["tau"], eps=EPS, gamma=gamma, solver=solver)
             runs = {
-                "GrAPL": grapl_fast(tape.rewind(), system, horizon, alpha=cfg["alpha"], **common),
-                "Algorithm 1": algorithm1_fast(
+                "GrAPL": grapl(tape.rewind(), system, horizon, alpha=cfg["alpha"], **common),
+                "Algorithm 1": algorithm1(
                     tape.rewind(), system, iid_uniform_schedule(n_arms, horizon, schedule_seed), **common
                 ),
             }
@@ -93,9 +93,9 @@ def compute_cg_vs_exact(
         for solver in ("exact", "cg"):
             common = dict(tau=cfg["tau"], eps=EPS, gamma=gamma, solver=solver)
             if method == "GrAPL":
-                runs[solver] = grapl_fast(tape.rewind(), system, horizon, alpha=cfg["alpha"], **common)
+                runs[solver] = grapl(tape.rewind(), system, horizon, alpha=cfg["alpha"], **common)
             else:
-                runs[solver] = algorithm1_fast(
+                runs[solver] = algorithm1(
                     tape.rewind(), system, iid_uniform_schedule(n_arms, horizon, schedule_seed), **common
                 )
             errors[solver].append(runs[solver].errors("ref"))
@@ -164,7 +164,7 @@ def compute_ablation(seed, figure: str, gamma: float, trials: int, n_arms: int, 
         graph, means, tape, _ = make_instance(figure, trial, n_arms, entropy)
         system = graph_system(graph, LAM)
         for index in ("sqrt_n_plus_alpha", "printed"):
-            run = grapl_fast(
+            run = grapl(
                 tape.rewind(), system, horizon, tau=cfg["tau"], eps=EPS, gamma=gamma, alpha=cfg["alpha"], index=index
             )
             e_ref, e_paper = run.errors("ref"), run.errors("paper")

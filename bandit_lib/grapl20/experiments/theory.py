@@ -19,7 +19,7 @@ from bandit_lib.grapl20.theory import (
     lemma_a3_bound,
     smoothness_norm,
 )
-from bandit_lib.grapl20.grapl import grapl_fast, grapl_index
+from bandit_lib.grapl20.grapl import grapl, grapl_index
 from bandit_lib.seeding import derive
 from bandit_lib.tapes import gaussian_tape
 from bandit_lib.grapl20.problem import complexity_H
@@ -110,7 +110,7 @@ def compute_clique_bound(
         losses = 0
         for r in range(runs):
             tape = gaussian_tape(means, 1.0, derive(seed, "run", r))
-            run = grapl_fast(tape, system, T, tau=0.0, eps=eps, gamma=gamma, alpha=alpha)
+            run = grapl(tape, system, T, tau=0.0, eps=eps, gamma=gamma, alpha=alpha)
             losses += int(run.wrong_paper[-1] > 0)
         d_T = effective_dimension(eigs, gamma, lam, T)
         row = {"horizon": T, "runs": runs, "losses": losses, "d_T": d_T, "H": H, "M": M, "m": m}
