@@ -19,8 +19,8 @@ def run() -> list[dict]:
     T_ref, T_fast = 5_000, 1_000_000
     engines = {
         "LSDT-CSI": (
-            lambda T: simulate(LSDTCSI(inst.classes, 100, decision_stream(1, "b")), tape.rewind(), T),
-            lambda T: run_lsdt_csi_fast(tape.rewind(), inst.classes, T, decision_stream(1, "b")),
+            lambda T: simulate(LSDTCSI(100, decision_stream(1, "b"), classes=inst.classes), tape.rewind(), T),
+            lambda T: run_lsdt_csi_fast(tape.rewind(), T, decision_stream(1, "b"), classes=inst.classes),
         ),
         "UCB1 (alpha = 8)": (
             lambda T: simulate(UCB1(100, decision_stream(1, "b"), alpha=8.0), tape.rewind(), T),

@@ -12,14 +12,13 @@ from bandit_lib.uig.problem import reveal, similarity_graph
 from bandit_lib.uig.instances import random_instance
 from bandit_lib.uig.protocol import argmax_ties, simulate
 from bandit_lib.uig.ckl_ucb import CKLUCB, hop_matrix
-from bandit_lib.uig.lsdt_csi import LSDTCSI, hierarchical_ucb_replay, run_lsdt_csi_fast
+from bandit_lib.uig.lsdt_csi import LSDTCSI
 from bandit_lib.uig.lsdt_psi import LSDTPSI, epoch_targets, final_epoch
 from bandit_lib.uig.lsdt_ts import LSDTTSComplete, LSDTTSPartial
 from bandit_lib.uig.osub import OSUB
 from bandit_lib.uig.ossb import OSSB
-from bandit_lib.uig.ts import ThompsonSampling, binarise, replay_ts_fast
-from bandit_lib.uig.ucb1 import UCB1, replay_ucb1_fast, run_ucb1_fast
-from bandit_lib.uig.recommendation import replay
+from bandit_lib.uig.ts import ThompsonSampling, binarise
+from bandit_lib.uig.ucb1 import UCB1, run_ucb1_fast
 from bandit_lib.tapes import bernoulli_tape, decision_stream, gaussian_tape
 
 instance_st = st.tuples(
@@ -44,25 +43,6 @@ def _instance(K, eps, bernoulli, coarse, seed):
 # --- fast engines take exactly the reference's decisions -------------------------------------
 
 
-@settings(max_examples=40)
-@given(instance_st, st.integers(0, 400), st.sampled_from([2.0, 8.0]))
-def test_lsdt_csi_fast_engine_plays_the_same_arms(inst, T, alpha):
-    means, B, classes, tape = _instance(*inst)
-    ref = simulate(LSDTCSI(classes, len(means), decision_stream(1, "l"), alpha=alpha), tape.rewind(), T)
-    fast = run_lsdt_csi_fast(tape.rewind(), classes, T, decision_stream(1, "l"), alpha=alpha)
-    assert np.array_equal(ref, fast)
-
-
-@settings(max_examples=40)
-@given(instance_st, st.integers(0, 400), st.booleans())
-def test_ucb1_fast_engine_plays_the_same_arms(inst, T, restricted):
-    means, B, classes, tape = _instance(*inst)
-    arms = B if restricted else None
-    ref = simulate(UCB1(len(means), decision_stream(2, "u"), arms=arms), tape.rewind(), T)
-    fast = run_ucb1_fast(tape.rewind(), T, decision_stream(2, "u"), arms=arms)
-    assert np.array_equal(ref, fast)
-
-
 def test_fast_engines_need_fresh_tapes_and_streams():
     means, B, classes, tape = _instance(10, 0.1, True, False, 3)
     tape.pull(0)
@@ -74,48 +54,6 @@ def test_fast_engines_need_fresh_tapes_and_streams():
         run_ucb1_fast(tape.rewind(), 10, stream)
 
 
-@settings(max_examples=25)
-@given(st.integers(2, 30), st.integers(0, 2**31), st.booleans())
-def test_replay_engines_take_the_reference_decisions(K, seed, coarse):
-    rng = np.random.default_rng(seed)
-    R = rng.uniform(0, 1, (300, K))
-    if coarse:
-        R = np.round(R * 3) / 3
-    R[rng.random(R.shape) < 0.4] = np.nan
-    order = rng.permutation(300)
-    arms = np.flatnonzero(rng.random(K) < 0.5)
-    arms = arms if arms.size else np.array([0])
-    for subset in (None, arms):
-        ref = replay(UCB1(K, decision_stream(seed, "u"), arms=subset), R, order)
-        fast_arms, fast_users = replay_ucb1_fast(R, order, decision_stream(seed, "u"), arms=subset)
-        assert np.array_equal(ref["arms"], fast_arms) and np.array_equal(ref["users"], fast_users)
-    ref = replay(ThompsonSampling(K, np.random.default_rng(seed)), R, order)
-    fast_arms, fast_users = replay_ts_fast(R, order, np.random.default_rng(seed))
-    assert np.array_equal(ref["arms"], fast_arms) and np.array_equal(ref["users"], fast_users)
-    classes = [np.arange(K // 2), np.arange(K // 2, K)] if K > 2 else [np.arange(K)]
-    ref = replay(LSDTCSI(classes, K, decision_stream(seed, "l")), R, order)
-    fast_arms, _ = hierarchical_ucb_replay(R, order, classes, 8.0, decision_stream(seed, "l"))
-    assert np.array_equal(ref["arms"], fast_arms)
-
-
-@pytest.mark.parametrize("kl", ["gaussian", "squared", "bernoulli"])
-@pytest.mark.parametrize("metric", ["one_hop", "hop"])
-@pytest.mark.parametrize("init", [True, False])
-def test_ckl_ucb_compiled_index_takes_the_python_decisions(kl, metric, init):
-    for seed in range(3):
-        rng = np.random.default_rng(seed)
-        K = 12
-        means = rng.uniform(0.1, 0.9, K)
-        A = similarity_graph(means, 0.15)
-        S, _ = reveal(A, 0.6, 0.6, rng)
-        tape = bernoulli_tape(means, seed) if kl == "bernoulli" else gaussian_tape(means, 0.3, seed)
-        runs = [
-            simulate(CKLUCB(S, 0.15, kl=kl, metric=metric, init=init, engine=e), tape.rewind(), 120)
-            for e in ("reference", "fast")
-        ]
-        assert np.array_equal(*runs)
-
-
 def test_ckl_ucb_index_solves_its_definition():
     """b_k = sup{q : sum_j n_j d+(xbar_j, q - eps h(k, j)) <= log t}, checked at the solution."""
     rng = np.random.default_rng(5)
@@ -123,7 +61,7 @@ def test_ckl_ucb_index_solves_its_definition():
     means = rng.uniform(0.2, 0.8, K)
     S, _ = reveal(similarity_graph(means, 0.2), 0.8, 0.8, rng)
     for kl in ("gaussian", "bernoulli"):
-        policy = CKLUCB(S, 0.2, kl=kl, metric="hop")
+        policy = CKLUCB(S, eps=0.2, kl=kl, metric="hop")
         simulate(policy, bernoulli_tape(means, 1), 200)
         b = policy.indices()
         xbar, n, L = policy.s / policy.n, policy.n, math.log(policy.t)
@@ -165,7 +103,7 @@ def test_ossb_closed_form_and_linprog_take_the_same_decisions(seed):
 @given(instance_st, st.integers(1, 300))
 def test_lsdt_csi_plays_only_candidates_and_starts_with_each_once(inst, T):
     means, B, classes, tape = _instance(*inst)
-    arms = simulate(LSDTCSI(classes, len(means), decision_stream(0, "l")), tape, T)
+    arms = simulate(LSDTCSI(len(means), decision_stream(0, "l"), classes=classes), tape, T)
     assert set(arms.tolist()) <= set(B.tolist())
     assert arms[: len(B)].tolist() == B[:T].tolist()
 
@@ -173,13 +111,13 @@ def test_lsdt_csi_plays_only_candidates_and_starts_with_each_once(inst, T):
 def test_lsdt_csi_with_one_class_is_ucb_on_it():
     means = np.array([0.3, 0.5, 0.45, 0.4])
     tape = gaussian_tape(means, 1.0, 4)
-    one = simulate(LSDTCSI([np.arange(4)], 4, decision_stream(1, "x")), tape.rewind(), 300)
+    one = simulate(LSDTCSI(4, decision_stream(1, "x"), classes=[np.arange(4)]), tape.rewind(), 300)
     ucb = simulate(UCB1(4, decision_stream(1, "x"), alpha=8.0), tape.rewind(), 300)
     assert np.array_equal(one, ucb)
 
 
 def test_lsdt_csi_picks_the_class_first_then_the_arm():
-    policy = LSDTCSI([np.array([0, 1]), np.array([2])], 3, decision_stream(0, "c"))
+    policy = LSDTCSI(3, decision_stream(0, "c"), classes=[np.array([0, 1]), np.array([2])])
     for arm, reward in ((0, 1.0), (1, 0.0), (2, 0.9)):
         policy.update(arm, reward)
     # class {0, 1}: mean 0.5 on 2 plays; class {2}: 0.9 on 1 play, larger index -> arm 2
@@ -214,7 +152,7 @@ def _psi_instance(seed, K=40, p=0.6):
 @given(st.integers(0, 2**31), st.integers(1, 1500))
 def test_lsdt_psi_plays_only_b0_and_follows_its_targets(seed, T):
     inst, tape = _psi_instance(seed)
-    policy = LSDTPSI(inst.B0, inst.S, T, 0.1, decision_stream(seed, "p"), z=inst.z)
+    policy = LSDTPSI(inst.S, decision_stream(seed, "p"), candidates=inst.B0, horizon=T, eps=0.1, z=inst.z)
     arms = simulate(policy, tape, T)
     assert len(arms) == T and set(arms.tolist()) <= set(inst.B0.tolist())
     # the first epoch plays each arm of B0 up to its target, in ascending id
@@ -228,7 +166,7 @@ def test_lsdt_psi_plays_only_b0_and_follows_its_targets(seed, T):
 def test_lsdt_psi_eliminates_with_pooled_bounds_and_keeps_the_best():
     inst, tape = _psi_instance(11, K=60, p=0.8)
     T = 20000
-    policy = LSDTPSI(inst.B0, inst.S, T, 0.1, decision_stream(0, "p"), z=inst.z)
+    policy = LSDTPSI(inst.S, decision_stream(0, "p"), candidates=inst.B0, horizon=T, eps=0.1, z=inst.z)
     arms = simulate(policy, tape, T)
     survivors = inst.B0[policy.active]
     assert inst.best in survivors
@@ -244,7 +182,7 @@ def test_lsdt_psi_eliminates_with_pooled_bounds_and_keeps_the_best():
 def test_lsdt_psi_with_one_survivor_plays_it_to_the_end():
     means = np.array([0.9, 0.1, 0.12])
     S = np.zeros((3, 3), dtype=bool)
-    policy = LSDTPSI([0, 1, 2], S, 5000, 0.05, decision_stream(0, "p"), lam=1.0)
+    policy = LSDTPSI(S, decision_stream(0, "p"), candidates=[0, 1, 2], horizon=5000, eps=0.05, lam=1.0)
     arms = simulate(policy, bernoulli_tape(means, 0), 5000)
     assert policy.phase == "single" and set(arms[-2000:].tolist()) == {0}
 
@@ -257,7 +195,9 @@ def test_thompson_sampling_variants_and_binarisation():
         arms = simulate(ThompsonSampling(3, np.random.default_rng(1), model=model), bernoulli_tape(means, 1), 2000)
         assert np.bincount(arms, minlength=3).argmax() == 1
     arms = simulate(
-        LSDTTSComplete([np.array([0]), np.array([1])], 3, np.random.default_rng(2)), bernoulli_tape(means, 2), 500
+        LSDTTSComplete(3, np.random.default_rng(2), classes=[np.array([0]), np.array([1])]),
+        bernoulli_tape(means, 2),
+        500,
     )
     assert set(arms.tolist()) <= {0, 1}
     with pytest.raises(ValueError, match="model must be one of"):
@@ -266,7 +206,7 @@ def test_thompson_sampling_variants_and_binarisation():
 
 def test_lsdt_ts_partial_eliminates_only_explored_arms_and_keeps_one():
     inst, tape = _psi_instance(4, K=40, p=0.8)
-    policy = LSDTTSPartial(inst.B0, inst.S, 4000, 0.1, np.random.default_rng(0))
+    policy = LSDTTSPartial(inst.S, np.random.default_rng(0), candidates=inst.B0, horizon=4000, eps=0.1)
     arms = simulate(policy, tape, 4000)
     assert set(arms.tolist()) <= set(inst.B0.tolist()) and policy.active.sum() >= 1
     assert inst.best in inst.B0[policy.active]
@@ -301,19 +241,29 @@ def test_argmax_ties_uses_the_stream_only_on_ties():
         (lambda: UCB1(3, decision_stream(0, "u"), alpha=0), "alpha=0"),
         (lambda: UCB1(3, decision_stream(0, "u"), arms=[5]), "0..2"),
         (lambda: UCB1(3, np.random.default_rng(0)), "DecisionStream"),
-        (lambda: LSDTCSI([[0, 1], [1]], 3, decision_stream(0, "l")), "disjoint"),
-        (lambda: LSDTCSI([], 3, decision_stream(0, "l")), "at least one class"),
-        (lambda: LSDTPSI([0, 1], np.zeros((3, 3), bool), 0, 0.1, decision_stream(0, "p")), "horizon=0"),
+        (lambda: LSDTCSI(3, decision_stream(0, "l"), classes=[[0, 1], [1]]), "disjoint"),
+        (lambda: LSDTCSI(3, decision_stream(0, "l"), classes=[]), "at least one class"),
         (
-            lambda: LSDTPSI([0, 1], np.zeros((3, 3), bool), 10, 0.1, decision_stream(0, "p"), z=[1.0]),
+            lambda: LSDTPSI(np.zeros((3, 3), bool), decision_stream(0, "p"), candidates=[0, 1], horizon=0, eps=0.1),
+            "horizon=0",
+        ),
+        (
+            lambda: LSDTPSI(
+                np.zeros((3, 3), bool), decision_stream(0, "p"), candidates=[0, 1], horizon=10, eps=0.1, z=[1.0]
+            ),
             "one value per candidate",
         ),
-        (lambda: CKLUCB(np.zeros((3, 3), bool), 0.1, kl="poisson"), "kl must be one of"),
-        (lambda: CKLUCB(np.zeros((3, 3), bool), 0.1, metric="two_hop"), "metric must be one of"),
+        (lambda: CKLUCB(np.zeros((3, 3), bool), eps=0.1, kl="poisson"), "kl must be one of"),
+        (lambda: CKLUCB(np.zeros((3, 3), bool), eps=0.1, metric="two_hop"), "metric must be one of"),
         (lambda: OSSB(np.zeros((3, 3), bool), decision_stream(0, "o"), solver="simplex"), "solver must be one of"),
         (lambda: OSUB(np.eye(3, dtype=bool), decision_stream(0, "o")), "self-loops"),
         (lambda: ThompsonSampling(3, 5), "Generator"),
-        (lambda: LSDTTSPartial([0], np.zeros((2, 2), bool), 10, -1.0, np.random.default_rng(0)), "eps=-1.0"),
+        (
+            lambda: LSDTTSPartial(
+                np.zeros((2, 2), bool), np.random.default_rng(0), candidates=[0], horizon=10, eps=-1.0
+            ),
+            "eps=-1.0",
+        ),
     ],
 )
 def test_bad_arguments_name_the_bad_value(make, match):

@@ -47,7 +47,9 @@ from numba import njit
 from scipy.sparse.csgraph import shortest_path
 
 from bandit_lib.checks import check_choice, check_int, check_nonnegative, check_positive
+from bandit_lib.tapes import DecisionStream
 from bandit_lib.uig.problem import check_adjacency
+from bandit_lib.uig.protocol import argmin_ties, check_stream
 
 METRICS = ("one_hop", "hop")
 KLS = ("gaussian", "squared", "bernoulli")
@@ -228,13 +230,18 @@ def ckl_indices(xbar, n, group_of, group_shift, n_groups, threshold, kl_code, sc
 
 
 class CKLUCB:
-    """CKL-UCB on the similarity graph ``S`` (see the module docstring for the options)."""
+    """CKL-UCB on the similarity graph ``graph`` (S; see the module docstring for the options).
+
+    CKL-UCB makes no random choice: among the arms of largest index it plays the fewest-pulled,
+    then the lowest-numbered. With a ``stream`` (a DecisionStream) the ties left after the
+    fewest-pulled rule are broken at random instead, as the other policies break theirs."""
 
     def __init__(
         self,
-        S,
-        eps: float,
+        graph,
+        stream: DecisionStream | None = None,
         *,
+        eps: float,
         kl: str = "gaussian",
         metric: str = "one_hop",
         init: bool = True,
@@ -242,7 +249,8 @@ class CKLUCB:
         iters: int = 12,
         engine: str = "fast",
     ):
-        S = check_adjacency("S", S)
+        S = check_adjacency("graph", graph)
+        self.stream = None if stream is None else check_stream(stream)
         self.eps = check_nonnegative("eps", eps)
         self.kl = check_choice("kl", kl, KLS)
         self.metric = check_choice("metric", metric, METRICS)
@@ -274,7 +282,11 @@ class CKLUCB:
             else:
                 b = self.indices()
                 top = np.flatnonzero(b == b.max())
-                self._choice = int(top[np.argmin(self.n[top])])  # the first argmin: the lowest id
+                if self.stream is None:
+                    self._choice = int(top[np.argmin(self.n[top])])  # the first argmin: the lowest id
+                else:
+                    fewest = top[self.n[top] == self.n[top].min()]
+                    self._choice = int(fewest[argmin_ties(np.zeros(len(fewest)), self.stream)])
         return self._choice
 
     def update(self, arm: int, reward: float) -> None:

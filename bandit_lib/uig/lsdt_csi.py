@@ -51,7 +51,7 @@ def check_classes(classes, n_arms: int) -> list[np.ndarray]:
 class LSDTCSI:
     """Two-level UCB over the candidate classes (the readable reference)."""
 
-    def __init__(self, classes, n_arms: int, stream: DecisionStream, *, alpha: float = 8.0):
+    def __init__(self, n_arms: int, stream: DecisionStream, *, classes, alpha: float = 8.0):
         self.classes = check_classes(classes, n_arms)
         self.arms = np.sort(np.concatenate(self.classes))
         self.alpha = check_positive("alpha", alpha)
@@ -235,7 +235,13 @@ def hierarchical_ucb_replay(
 
 
 def run_lsdt_csi_fast(
-    tape: RewardTape, classes, horizon: int, stream: DecisionStream, *, alpha: float = 8.0
+    tape: RewardTape, horizon: int, stream: DecisionStream, *, classes, alpha: float = 8.0
 ) -> np.ndarray:
     """LSDT-CSI for ``horizon`` rounds on ``tape`` (numba); same arms as :class:`LSDTCSI`."""
     return hierarchical_ucb_fast(tape, classes, alpha, horizon, stream)
+
+
+def replay_lsdt_csi_fast(R, order, stream: DecisionStream, *, classes, alpha: float = 8.0) -> tuple[np.ndarray, np.ndarray]:
+    """Replay of LSDT-CSI on logged rewards (numba): the arms and users of the valid events, as
+    ``bandit_lib.uig.recommendation.replay(LSDTCSI(...), R, order)``."""
+    return hierarchical_ucb_replay(R, order, classes, alpha, stream)

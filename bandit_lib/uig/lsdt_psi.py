@@ -60,22 +60,22 @@ def epoch_targets(z, horizon: int, m: int, lam: float) -> np.ndarray:
 
 
 class LSDTPSI:
-    """LSDT-PSI's online step on ``candidates`` with type-S adjacency ``S`` (over all arms)."""
+    """LSDT-PSI's online step on ``candidates``, with the revealed similarity graph ``graph`` (S, over all arms)."""
 
     def __init__(
         self,
-        candidates,
-        S,
-        horizon: int,
-        eps: float,
+        graph,
         stream: DecisionStream,
         *,
+        candidates,
+        horizon: int,
+        eps: float,
         lam: float = 1 / 8,
         beta: float = 0.5,
         ucb_alpha: float = 2.0,
         z=None,
     ):
-        S = check_adjacency("S", S)
+        S = check_adjacency("graph", graph)
         self.arms = check_arms("candidates", candidates, len(S))
         self.horizon = check_int("horizon", horizon, minimum=1)
         self.eps = check_positive("eps", eps)

@@ -36,9 +36,9 @@ from bandit_lib.uig.ts import binarise
 class LSDTTSComplete:
     """LSDT-TS with complete side information: class draw, then arm draw."""
 
-    def __init__(self, classes, n_arms: int, rng: np.random.Generator):
+    def __init__(self, n_arms: int, stream: np.random.Generator, *, classes):
         self.classes = check_classes(classes, n_arms)
-        self.rng = check_generator(rng)
+        self.rng = check_generator(stream, "stream")
         self.successes = np.zeros(n_arms)
         self.failures = np.zeros(n_arms)
 
@@ -60,21 +60,21 @@ class LSDTTSPartial:
 
     def __init__(
         self,
+        graph,
+        stream: np.random.Generator,
+        *,
         candidates,
-        S,
         horizon: int,
         eps: float,
-        rng: np.random.Generator,
-        *,
         lam: float = 1 / 8,
         every: int = 10,
         samples: int = 200,
     ):
-        S = check_adjacency("S", S)
+        S = check_adjacency("graph", graph)
         self.arms = check_arms("candidates", candidates, len(S))
         self.horizon = check_int("horizon", horizon, minimum=1)
         self.eps = check_positive("eps", eps)
-        self.rng = check_generator(rng)
+        self.rng = check_generator(stream, "stream")
         self.every = check_int("every", every, minimum=1)
         self.samples = check_int("samples", samples, minimum=1)
         self.closed = (S | np.eye(len(S), dtype=bool))[np.ix_(self.arms, self.arms)].astype(np.float64)

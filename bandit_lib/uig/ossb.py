@@ -42,11 +42,11 @@ LEADERS = ("candidates", "all")
 
 
 class OSSB:
-    """OSSB on the graph ``A`` with Gaussian rewards of variance ``sigma**2``."""
+    """OSSB on the unit interval graph ``graph`` (A) with Gaussian rewards of variance ``sigma**2``."""
 
     def __init__(
         self,
-        A,
+        graph,
         stream: DecisionStream,
         *,
         sigma: float = 1.0,
@@ -56,7 +56,7 @@ class OSSB:
         candidates=None,
         leader: str = "all",
     ):
-        self.A = check_adjacency("A", A)
+        self.A = check_adjacency("graph", graph)
         self.candidates = candidate_set_complete(self.A) if candidates is None else np.asarray(candidates)
         self.sigma = check_positive("sigma", sigma)
         self.solver = check_choice("solver", solver, SOLVERS)

@@ -29,10 +29,10 @@ from bandit_lib.tapes import DecisionStream
 
 
 class OSUB:
-    """OSUB on the graph ``A`` (Gaussian KL-UCB with variance ``sigma**2``)."""
+    """OSUB on the unit interval graph ``graph`` (A; Gaussian KL-UCB with variance ``sigma**2``)."""
 
-    def __init__(self, A, stream: DecisionStream, *, sigma: float = 1.0):
-        A = check_adjacency("A", A)
+    def __init__(self, graph, stream: DecisionStream, *, sigma: float = 1.0):
+        A = check_adjacency("graph", graph)
         self.closed = closed_neighbourhoods(A)
         self.gamma = int(A.sum(axis=1).max())
         self.sigma = check_positive("sigma", sigma)

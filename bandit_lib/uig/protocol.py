@@ -7,6 +7,22 @@ arm just selected. The same objects then run in simulation (:func:`simulate`, ev
 played) and in the replay evaluation of logged data (:func:`bandit_lib.uig.recommendation.replay`, a selection is
 played only when the log holds that arm's reward).
 
+Every policy is built the same way: ``Policy(structure, stream, *, options)``.
+
+* ``structure`` is what the policy knows of the arms: their number ``n_arms`` (UCB1, Thompson
+  sampling, LSDT with complete side information, whose classes are an option) or a graph over
+  them (``graph``: the unit interval graph itself for OSUB and OSSB, which assume complete side
+  information; the revealed similarity graph S for LSDT-PSI, LSDT-TS (PSI) and CKL-UCB);
+* ``stream`` is the source of the policy's random choices: a :class:`~bandit_lib.tapes.DecisionStream`
+  for tie-breaking, or a numpy Generator for the Thompson-sampling policies, which draw from
+  posteriors; CKL-UCB makes no random choice unless given a stream (its ties then go to the
+  fewest-pulled, lowest-numbered arm, as in its paper);
+* everything else is a keyword option.
+
+A regret policy returns nothing itself: :func:`simulate` returns the arms played, in order (an
+int array, the one result type of the regret problems), and the experiments turn it into regret
+with :mod:`bandit_lib.metrics`.
+
 Ties (decision 17 of the UIG spec): the argmax of an index breaks ties uniformly at random with
 the policy's :class:`~bandit_lib.tapes.DecisionStream`: with n tied arms (ascending ids), the next
 uniform u picks the ``min(floor(u n), n - 1)``-th. A uniform is consumed only when there is a
@@ -60,9 +76,9 @@ def check_stream(stream) -> DecisionStream:
     return stream
 
 
-def check_generator(rng) -> np.random.Generator:
+def check_generator(rng, name: str = "rng") -> np.random.Generator:
     if not isinstance(rng, np.random.Generator):
-        raise TypeError(f"rng must be a numpy Generator (bandit_lib.seeding.generator); got {rng!r}")
+        raise TypeError(f"{name} must be a numpy Generator (bandit_lib.seeding.generator); got {name}={rng!r}")
     return rng
 
 

@@ -37,11 +37,11 @@ class ThompsonSampling:
     """Thompson sampling on ``arms`` (all arms when None)."""
 
     def __init__(
-        self, n_arms: int, rng: np.random.Generator, *, arms=None, model: str = "bernoulli", sigma: float = 1.0
+        self, n_arms: int, stream: np.random.Generator, *, arms=None, model: str = "bernoulli", sigma: float = 1.0
     ):
         n_arms = check_int("n_arms", n_arms, minimum=1)
         self.arms = np.arange(n_arms) if arms is None else check_arms("arms", arms, n_arms)
-        self.rng = check_generator(rng)
+        self.rng = check_generator(stream, "stream")
         self.model = check_choice("model", model, MODELS)
         self.sigma = check_positive("sigma", sigma)
         self.successes = np.zeros(n_arms)

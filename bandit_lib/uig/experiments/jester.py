@@ -116,9 +116,9 @@ def jester_run(name: str, ratings, order, B0, S, eps: float, z, lam: float, seed
     if name == "TS":
         return replay_ts_fast(ratings, order, generator(seed, "policy", name))
     if name == "LSDT-PSI":
-        policy = LSDTPSI(B0, S, len(order), eps, stream, lam=lam, z=z)
+        policy = LSDTPSI(S, stream, candidates=B0, horizon=len(order), eps=eps, lam=lam, z=z)
     elif name == "CKL-UCB":
-        policy = CKLUCB(S, eps, kl="squared", metric="one_hop", init=True)
+        policy = CKLUCB(S, eps=eps, kl="squared", metric="one_hop", init=True)
     else:
         raise ValueError(f"unknown Jester policy {name!r}; known: {JESTER_POLICIES}")
     out = replay(policy, ratings, order)

@@ -80,13 +80,13 @@ def csi_policy_run(name: str, inst, tape, T: int, seed) -> np.ndarray:
     stream = decision_stream(seed, name)
     rng = generator(seed, "policy", name)
     if name.startswith("LSDT-CSI"):
-        return run_lsdt_csi_fast(tape, inst.classes, T, stream, alpha=2.0 if "α=2" in name else 8.0)
+        return run_lsdt_csi_fast(tape, T, stream, classes=inst.classes, alpha=2.0 if "α=2" in name else 8.0)
     if name.startswith("UCB1"):
         arms = inst.candidates if "B*" in name else None
         return run_ucb1_fast(tape, T, stream, arms=arms, alpha=2.0 if "α=2" in name else 8.0)
     if name.startswith("CKL-UCB"):
         metric, init = CKL_VARIANTS[name]
-        policy = CKLUCB(inst.A, inst.eps, kl="gaussian", metric=metric, init=init)
+        policy = CKLUCB(inst.A, eps=inst.eps, kl="gaussian", metric=metric, init=init)
     elif name == "TS":
         policy = ThompsonSampling(K, rng)
     elif name == "TS (Gaussian)":
@@ -94,7 +94,7 @@ def csi_policy_run(name: str, inst, tape, T: int, seed) -> np.ndarray:
     elif name == "TS on B*":
         policy = ThompsonSampling(K, rng, arms=inst.candidates)
     elif name == "LSDT-TS":
-        policy = LSDTTSComplete(inst.classes, K, rng)
+        policy = LSDTTSComplete(K, rng, classes=inst.classes)
     elif name == "OSUB":
         policy = OSUB(inst.A, stream)
     elif name.startswith("OSSB"):
@@ -149,7 +149,9 @@ def psi_policy_run(name: str, inst, tape, T: int, seed, *, lam: float = 1 / 8) -
     K = inst.n_arms
     stream = decision_stream(seed, name, T)
     if name == "LSDT-PSI":
-        return simulate(LSDTPSI(inst.B0, inst.S, T, inst.eps, stream, lam=lam, z=inst.z), tape, T)
+        return simulate(
+            LSDTPSI(inst.S, stream, candidates=inst.B0, horizon=T, eps=inst.eps, lam=lam, z=inst.z), tape, T
+        )
     if name == "UCB1":
         return run_ucb1_fast(tape, T, stream)
     if name == "UCB1 on B0":
@@ -159,10 +161,12 @@ def psi_policy_run(name: str, inst, tape, T: int, seed, *, lam: float = 1 / 8) -
     if name == "TS on B0":
         return simulate(ThompsonSampling(K, generator(seed, "policy", name), arms=inst.B0), tape, T)
     if name == "LSDT-TS":
-        return simulate(LSDTTSPartial(inst.B0, inst.S, T, inst.eps, generator(seed, "policy", name)), tape, T)
+        return simulate(
+            LSDTTSPartial(inst.S, generator(seed, "policy", name), candidates=inst.B0, horizon=T, eps=inst.eps), tape, T
+        )
     if name.startswith("CKL-UCB"):
         metric, init = CKL_VARIANTS[name]
-        return simulate(CKLUCB(inst.S, inst.eps, kl="bernoulli", metric=metric, init=init), tape, T)
+        return simulate(CKLUCB(inst.S, eps=inst.eps, kl="bernoulli", metric=metric, init=init), tape, T)
     raise ValueError(f"unknown PSI policy {name!r}")
 
 

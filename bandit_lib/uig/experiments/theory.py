@@ -106,7 +106,7 @@ def _log_growth(seed, cfg) -> dict:
             (
                 "LSDT-CSI",
                 cfg["lsdt_T"],
-                lambda T: run_lsdt_csi_fast(tape.rewind(), inst.classes, T, decision_stream(rep, "l")),
+                lambda T: run_lsdt_csi_fast(tape.rewind(), T, decision_stream(rep, "l"), classes=inst.classes),
             ),
             ("UCB1", cfg["ucb_T"], lambda T: run_ucb1_fast(tape.rewind(), T, decision_stream(rep, "u"), alpha=8.0)),
         ):
@@ -122,7 +122,9 @@ def _log_growth(seed, cfg) -> dict:
         tape = bernoulli_tape(psi_means, derive(rep, "rewards"))
         for T in cfg["psi_T"]:
             arms = simulate(
-                LSDTPSI(pinst.B0, pinst.S, T, psi_eps, decision_stream(rep, "p", T), z=pinst.z), tape.rewind(), T
+                LSDTPSI(pinst.S, decision_stream(rep, "p", T), candidates=pinst.B0, horizon=T, eps=psi_eps, z=pinst.z),
+                tape.rewind(),
+                T,
             )
             rows.append(
                 {
@@ -156,7 +158,7 @@ def _scaling_K(seed, cfg) -> dict:
             rep = derive(seed, "rep", r, K)
             tape = gaussian_tape(means, 1.0, derive(rep, "rewards"))
             runs = {
-                "LSDT-CSI": run_lsdt_csi_fast(tape.rewind(), inst.classes, cfg["K_T"], decision_stream(rep, "l")),
+                "LSDT-CSI": run_lsdt_csi_fast(tape.rewind(), cfg["K_T"], decision_stream(rep, "l"), classes=inst.classes),
                 "UCB1": run_ucb1_fast(tape.rewind(), cfg["K_T"], decision_stream(rep, "u"), alpha=8.0),
                 "UCB1 on B*": run_ucb1_fast(
                     tape.rewind(), cfg["K_T"], decision_stream(rep, "b"), arms=inst.candidates, alpha=8.0

@@ -50,7 +50,7 @@ def compute_timing(seed, setting: str, reps: int, K: int, eps: float, T: int, p:
                 "UCB1": lambda: simulate(UCB1(K, stream("u"), alpha=8.0), tape.rewind(), T),
                 "UCB1 (numba)": lambda: run_ucb1_fast(tape.rewind(), T, stream("u"), alpha=8.0),
                 "TS": lambda: simulate(ThompsonSampling(K, generator(rep, "ts")), tape.rewind(), T),
-                "CKL-UCB (numba index)": lambda: simulate(CKLUCB(inst.A, eps), tape.rewind(), T),
+                "CKL-UCB (numba index)": lambda: simulate(CKLUCB(inst.A, eps=eps), tape.rewind(), T),
                 "OSUB": lambda: simulate(OSUB(inst.A, stream("osub")), tape.rewind(), T),
                 "OSSB (closed form)": lambda: simulate(
                     OSSB(inst.A, stream("ossb"), candidates=inst.candidates), tape.rewind(), T
@@ -58,8 +58,8 @@ def compute_timing(seed, setting: str, reps: int, K: int, eps: float, T: int, p:
                 "OSSB (linprog)": lambda: simulate(
                     OSSB(inst.A, stream("ossb"), candidates=inst.candidates, solver="linprog"), tape.rewind(), T
                 ),
-                "LSDT-CSI (online)": lambda: simulate(LSDTCSI(inst.classes, K, stream("l")), tape.rewind(), T),
-                "LSDT-CSI (online, numba)": lambda: run_lsdt_csi_fast(tape.rewind(), inst.classes, T, stream("l")),
+                "LSDT-CSI (online)": lambda: simulate(LSDTCSI(K, stream("l"), classes=inst.classes), tape.rewind(), T),
+                "LSDT-CSI (online, numba)": lambda: run_lsdt_csi_fast(tape.rewind(), T, stream("l"), classes=inst.classes),
                 "UCB1 on B*": lambda: simulate(UCB1(K, stream("b"), arms=inst.candidates, alpha=8.0), tape.rewind(), T),
             }
             arms = {}
@@ -80,9 +80,9 @@ def compute_timing(seed, setting: str, reps: int, K: int, eps: float, T: int, p:
             runs = {
                 "UCB1": lambda: simulate(UCB1(K, decision_stream(rep, "u")), tape.rewind(), T),
                 "TS": lambda: simulate(ThompsonSampling(K, generator(rep, "ts")), tape.rewind(), T),
-                "CKL-UCB (numba index)": lambda: simulate(CKLUCB(S, eps, kl="bernoulli"), tape.rewind(), T),
+                "CKL-UCB (numba index)": lambda: simulate(CKLUCB(S, eps=eps, kl="bernoulli"), tape.rewind(), T),
                 "LSDT-PSI (online)": lambda: simulate(
-                    LSDTPSI(B0, S, T, eps, decision_stream(rep, "l")), tape.rewind(), T
+                    LSDTPSI(S, decision_stream(rep, "l"), candidates=B0, horizon=T, eps=eps), tape.rewind(), T
                 ),
                 "UCB1 on B0": lambda: simulate(UCB1(K, decision_stream(rep, "b"), arms=B0), tape.rewind(), T),
             }
