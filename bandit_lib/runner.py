@@ -1,10 +1,16 @@
-"""Running policies: one policy on one instance, and many runs in parallel.
+"""Instances, outcomes, and running a policy on an instance.
 
 * :class:`Instance` is what a bandit problem is made of (arm means and a reward model);
   ``instance.tape(seed)`` gives its per-arm reward tape.
 * :class:`Outcome` is what a pure-exploration policy returns (its output, its pull count, whether
   it hit the cap, the pulls per arm).
 * :func:`run_policy` runs one policy on one instance with a pull cap.
+
+One result type per problem family, so that one comparison serves every algorithm of a family:
+pure exploration (RR, WRR, NRR, IB, ADE, GOLD, the arena's detectors) returns an :class:`Outcome`;
+fixed-budget thresholding (GrAPL, Algorithm 1, APT, the no-graph baseline) a
+:class:`~bandit_lib.grapl20.problem.ThresholdRun`; regret minimisation (the UIG policies) the
+arms played, in order (:func:`bandit_lib.uig.protocol.simulate`).
 
 Running many tasks in parallel is orchestration: :func:`bandit_lib.infra.parallel.run_many`.
 """

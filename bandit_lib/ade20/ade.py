@@ -338,8 +338,43 @@ _STATS = (
     "trace_len",
 )
 _S = {name: j for j, name in enumerate(_STATS)}
-# Columns of the geometric trace.
+# The same slots by name, for the kernels (module-level ints are compile-time constants in numba).
+(
+    _S_M_TH,
+    _S_M_A,
+    _S_T,
+    _S_PULLS,
+    _S_CAPPED,
+    _S_THETA_HAT,
+    _S_SIGMA_HAT,
+    _S_U,
+    _S_R_TH,
+    _S_R_A,
+    _S_FIRST_SWITCH_T,
+    _S_MIN_RTH_OVER_RA,
+    _S_MAX_MTH_OVER_MA,
+    _S_VIOLATIONS_ARM,
+    _S_VIOLATIONS_THETA,
+    _S_VIOLATIONS_VARIANCE,
+    _S_VIOLATIONS_STD,
+    _S_VIOLATIONS_U,
+    _S_UPDATES,
+    _S_TRACE_LEN,
+) = range(len(_STATS))
+# Columns of the geometric trace, and their names for the kernels.
 TRACE_FIELDS = ("t", "pulls", "m_th", "m_a", "theta_hat", "sigma_hat", "U", "r_th", "r_a", "n_active")
+(
+    _C_T,
+    _C_PULLS,
+    _C_M_TH,
+    _C_M_A,
+    _C_THETA_HAT,
+    _C_SIGMA_HAT,
+    _C_U,
+    _C_R_TH,
+    _C_R_A,
+    _C_N_ACTIVE,
+) = range(len(TRACE_FIELDS))
 
 
 @njit(cache=True)
@@ -357,13 +392,13 @@ def _insertion_sort(order, lo, hi, key):
 @njit(cache=True)
 def _monitor_theta(stats, theta_hat, sigma_hat, eps, U, r_th, theta_true, sigma2_true):
     if abs(theta_true - theta_hat) > r_th:
-        stats[14] += 1
+        stats[_S_VIOLATIONS_THETA] += 1
     if abs(sigma_hat * sigma_hat - sigma2_true) > eps:
-        stats[15] += 1
+        stats[_S_VIOLATIONS_VARIANCE] += 1
     if abs(sigma_hat - math.sqrt(sigma2_true)) > math.sqrt(2.0 / U) * eps:
-        stats[16] += 1
+        stats[_S_VIOLATIONS_STD] += 1
     if U < sigma2_true:
-        stats[17] += 1
+        stats[_S_VIOLATIONS_U] += 1
 
 
 @njit(cache=True)
@@ -371,7 +406,7 @@ def _monitor_arms(stats, order, lo, hi, yhat, means, r_a):
     for p in range(lo, hi):
         i = order[p]
         if abs(means[i] - yhat[i]) > r_a:
-            stats[13] += 1
+            stats[_S_VIOLATIONS_ARM] += 1
             return
 
 
@@ -379,16 +414,16 @@ def _monitor_arms(stats, order, lo, hi, yhat, means, r_a):
 def _record(
     trace, trace_y, row, t, pulls, m_th, m_a, theta_hat, sigma_hat, U, r_th, r_a, n_active, yhat, decision, trace_arms
 ):
-    trace[row, 0] = t
-    trace[row, 1] = pulls
-    trace[row, 2] = m_th
-    trace[row, 3] = m_a
-    trace[row, 4] = theta_hat
-    trace[row, 5] = sigma_hat
-    trace[row, 6] = U
-    trace[row, 7] = r_th
-    trace[row, 8] = r_a
-    trace[row, 9] = n_active
+    trace[row, _C_T] = t
+    trace[row, _C_PULLS] = pulls
+    trace[row, _C_M_TH] = m_th
+    trace[row, _C_M_A] = m_a
+    trace[row, _C_THETA_HAT] = theta_hat
+    trace[row, _C_SIGMA_HAT] = sigma_hat
+    trace[row, _C_U] = U
+    trace[row, _C_R_TH] = r_th
+    trace[row, _C_R_A] = r_a
+    trace[row, _C_N_ACTIVE] = n_active
     if trace_arms:
         for i in range(yhat.shape[0]):
             trace_y[row, i] = yhat[i] if decision[i] == -1 else np.nan
@@ -610,21 +645,21 @@ def _ade_kernel(
             trace_arms,
         )
         trace_len += 1
-    stats[0] = m_th
-    stats[1] = m_a
-    stats[2] = t
-    stats[3] = pulls
-    stats[4] = capped
-    stats[5] = theta_hat
-    stats[6] = sigma_hat
-    stats[7] = U
-    stats[8] = r_th
-    stats[9] = r_a
-    stats[10] = first_switch
-    stats[11] = min_ratio
-    stats[12] = max_mth_ma
-    stats[18] = updates
-    stats[19] = trace_len
+    stats[_S_M_TH] = m_th
+    stats[_S_M_A] = m_a
+    stats[_S_T] = t
+    stats[_S_PULLS] = pulls
+    stats[_S_CAPPED] = capped
+    stats[_S_THETA_HAT] = theta_hat
+    stats[_S_SIGMA_HAT] = sigma_hat
+    stats[_S_U] = U
+    stats[_S_R_TH] = r_th
+    stats[_S_R_A] = r_a
+    stats[_S_FIRST_SWITCH_T] = first_switch
+    stats[_S_MIN_RTH_OVER_RA] = min_ratio
+    stats[_S_MAX_MTH_OVER_MA] = max_mth_ma
+    stats[_S_UPDATES] = updates
+    stats[_S_TRACE_LEN] = trace_len
 
 
 def ade(

@@ -115,7 +115,8 @@ def n_small(means, tau: float, eps: float) -> int:
 # ----------------------------------------------------------------------------------- a run
 @dataclass(eq=False)
 class ThresholdRun:
-    """What a fixed-budget thresholding run returns (GrAPL, Algorithm 1, APT).
+    """What a fixed-budget thresholding run returns (GrAPL, Algorithm 1, APT, the no-graph
+    baseline): the one result type of the thresholding family (see :mod:`bandit_lib.runner`).
 
     ``pulls[t-1]`` is the arm pulled at round t (warm-up pulls excluded), ``counts`` the pulls
     per arm (warm-up included), ``mu_hat`` the final estimate, ``wrong_ref[t-1]`` and

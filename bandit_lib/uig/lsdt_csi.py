@@ -241,7 +241,9 @@ def run_lsdt_csi_fast(
     return hierarchical_ucb_fast(tape, classes, alpha, horizon, stream)
 
 
-def replay_lsdt_csi_fast(R, order, stream: DecisionStream, *, classes, alpha: float = 8.0) -> tuple[np.ndarray, np.ndarray]:
+def replay_lsdt_csi_fast(
+    R, order, stream: DecisionStream, *, classes, alpha: float = 8.0
+) -> tuple[np.ndarray, np.ndarray]:
     """Replay of LSDT-CSI on logged rewards (numba): the arms and users of the valid events, as
     ``bandit_lib.uig.recommendation.replay(LSDTCSI(...), R, order)``."""
     return hierarchical_ucb_replay(R, order, classes, alpha, stream)

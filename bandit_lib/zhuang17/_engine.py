@@ -14,7 +14,7 @@ UPDATE() costs :math:`O(n)`; instead the kernel keeps
   :math:`\sum_i 1/m_i` (Hoeffding) or :math:`W_p = \sum_i (\hat y_i - y_0)^p \beta_i(z_{lo})^2`,
   :math:`p = 0, 1, 2` (Agresti–Coull; then :math:`\beta_\theta^2 = n^{-2}(A^2W_0 + 2ABW_1 + B^2W_2)`
   with :math:`c_i n = A + B(\hat y_i - y_0)`), each with a running bound on its rounding error;
-* an *epoch* :math:`[T_0, T_{hi}]` over which :math:`z` (or :math:`L = \ln 1/\delta'`) lies in
+* a *window* :math:`[T_0, T_{hi}]` over which :math:`z` (or :math:`L = \ln 1/\delta'`) lies in
   :math:`[z_{lo}, z_{hi}]`, because :math:`\delta'(T)` decreases in :math:`T`, and every radius is
   increasing in :math:`z` (for Agresti–Coull, :math:`d\ln\beta_i^2/dz^2 \ge 1/z^2 > 0`, and
   :math:`\beta_i(z')^2/\beta_i(z)^2 \le (z'/z)^6` for :math:`z' \ge z`);
@@ -27,8 +27,8 @@ one arm (rounding of the reference's own sums is bounded with the standard
 :math:`\gamma_n = nu/(1-nu)` bounds, doubled for safety). An arm is *certainly active* when the
 reference's float comparison of Eq. (2) is true for every value in those intervals; IEEE rounding
 is monotone, so the comparison can be made at the interval ends. When neither "certainly active"
-nor "certainly inactive" can be shown, or the epoch ends, the kernel calls the reference's own
-:func:`~bandit_lib.zhuang17.intervals.evaluate_kernel` and starts a new epoch. Decisions therefore never
+nor "certainly inactive" can be shown, or the window ends, the kernel calls the reference's own
+:func:`~bandit_lib.zhuang17.intervals.evaluate_kernel` and starts a new window. Decisions therefore never
 differ from the reference's; only the cost differs. ``verify=True`` recomputes the exact UPDATE()
 after every step and counts any value outside its certified interval (tests assert zero).
 
@@ -39,6 +39,7 @@ Public API of this module (used by the policy modules; not re-exported): :func:`
 from __future__ import annotations
 
 import math
+from collections import namedtuple
 
 import numpy as np
 from numba import njit
@@ -59,11 +60,10 @@ from bandit_lib.zhuang17.intervals import (
     z_value_nb,
 )
 from bandit_lib.runner import Outcome
-from bandit_lib.tapes import philox_block, pull_sum, uniform_of
-from bandit_lib.tapes import BERNOULLI, REPLAY, RewardTape, check_tape
+from bandit_lib.tapes import BERNOULLI, REPLAY, RewardTape, check_tape, philox_block, pull_sum, uniform_of
 
 U = 2.0**-53
-# Relative margin on z, L and l at the epoch ends: scipy's erfcinv and libm's log are accurate
+# Relative margin on z, L and l at the window ends: scipy's erfcinv and libm's log are accurate
 # to a few ulps (measured: 4.4e-16 relative for erfcinv), far inside this.
 FN_MARGIN = 1e-12
 
@@ -230,6 +230,13 @@ def _resum(s, m, yhat, family, z2lo, st_b2, st_d, st_inv):
     return S1, g * n * Y, S2, g * S2, Y, y0, W0, e0, W1, e1, W2, e2, pmax
 
 
+# The margins of a window's certificates (see :func:`_margins`), by name: ``valid`` (1.0 when they
+# could be computed, else 0.0), ``TH`` (bound on |theta_ref - th_f|), ``MAG`` (bound on the
+# magnitudes in the reference's comparisons), ``EQ``, ``MLO``, ``MHI``, ``F``, ``RR`` (the
+# Agresti-Coull threshold radius' bounds) and ``C_LO``, ``C_HI`` (the Hoeffding ones).
+Margins = namedtuple("Margins", ["valid", "TH", "MAG", "EQ", "MLO", "MHI", "F", "RR", "C_LO", "C_HI"])
+
+
 @njit(cache=True)
 def _margins(
     n,
@@ -270,8 +277,7 @@ def _margins(
     (Hoeffding: C_LO (q - 2 eW0) <= beta_th_ref^2 <= C_HI (q + 2 eW0), q = sum 1/m_i). The terms
     bound the fast sums' rounding, the reference's own sequential sums (gamma_n bounds, doubled),
     and the Lipschitz constants of c_i in (mu, sigma), using |yhat_i - mu| <= sqrt(n-1) sigma
-    (Samuelson's inequality). Returns (valid, TH, MAG, EQ, MLO, MHI, F, RR, C_LO, C_HI); MAG bounds
-    the magnitudes entering the reference's comparisons.
+    (Samuelson's inequality). Returns the :data:`Margins`.
     """
     g = _gamma(n)
     # mu_f = S1 * fl(1/n) and S2 * fl(1/n) carry 3u relative rounding each
@@ -280,7 +286,7 @@ def _margins(
     Emr = 2.0 * (g + U) * Yc  # |mu_ref - mu|
     Evr = 2.0 * (g * (vhi + Evar) + 2.0 * Emr * Emr)  # |var_ref - var|
     if not (vlo > 4.0 * (Evar + Evr)):
-        return 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0  # sigma too close to 0 to bound
+        return Margins(0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)  # sigma too close to 0 to bound
     rvlo = math.sqrt(vlo)
     rvhi = math.sqrt(vhi + Evar + Evr)
     Esig = Evar / rvlo + 2.0 * U * rvhi  # |sig_f - sig|
@@ -292,7 +298,7 @@ def _margins(
         F = g + 16.0 * U
         C_LO = R * R * llo * Llo / (2.0 * n) * (1.0 - F) * (1.0 - F)
         C_HI = R * R * lhi * Lhi / (2.0 * n) * (1.0 + F) * (1.0 + F)
-        return 1.0, TH, mag + 2.0 * math.sqrt(C_HI * n), 0.0, 0.0, 0.0, F, 1.0, C_LO, C_HI
+        return Margins(1.0, TH, mag + 2.0 * math.sqrt(C_HI * n), 0.0, 0.0, 0.0, F, 1.0, C_LO, C_HI)
     D = Yc + abs(y0)  # bound on |yhat_i - y0|
     sq = math.sqrt(n - 1.0)
     if th_mode == TH_DELTA:
@@ -326,7 +332,7 @@ def _margins(
     MLO = (dc_f + dc_ref * RR) * rw0
     MHI = (dc_f + dc_ref) * rw0 * RR
     mag += 2.0 * ((1.0 + k * G) / n + dc_ref) * rw0 * RR
-    return 1.0, TH, mag, EQ, MLO, MHI, F, RR, 0.0, 0.0
+    return Margins(1.0, TH, mag, EQ, MLO, MHI, F, RR, 0.0, 0.0)
 
 
 @njit(cache=True)
@@ -356,35 +362,34 @@ def _q(mu_f, sig_f, W0, W1, W2, y0, inv_nn, k, family, th_mode):
 def certify_step(y, b_lo, b_hi, th_f, q, mg, eq_inv, family):
     """+1 if an arm (yhat y, radius in [b_lo, b_hi]) is surely active under Eq. (2), -1 if surely
     inactive, 0 if undecided, for every reference value theta in th_f +- TH and beta_th in its
-    certified range (``mg`` = the tuple of :func:`_margins`; ``q`` from :func:`_q`, or a negative
+    certified range (``mg``: the :data:`Margins` of :func:`_margins`; ``q`` from :func:`_q`, or a negative
     number if not computed yet, in which case only the test that needs no beta_th is made and 2 is
     returned when q is needed; ``eq_inv`` = the window's bound on the rounding of sum 1/m_i,
     Hoeffding only). The 8u * magnitude term absorbs the rounding of the reference's comparisons
     fl(y - b) < fl(theta + beta_th) and of this test; the beta_th comparisons are made in squares
     to avoid a square root."""
-    valid, TH, MAG, EQ, MLO, MHI, F, RR, C_LO, C_HI = mg
-    tol = 8.0 * U * (MAG + abs(y) + b_hi)
-    gap = max(y - (th_f - TH), (th_f + TH) - y) - b_lo + tol
+    tol = 8.0 * U * (mg.MAG + abs(y) + b_hi)
+    gap = max(y - (th_f - mg.TH), (th_f + mg.TH) - y) - b_lo + tol
     if gap <= 0.0:
         return 1
     if q < 0.0:
         return 2
     if family == HOEFFDING:
-        if gap * gap * (1.0 + 8.0 * U) < C_LO * (q - 2.0 * eq_inv) * (1.0 - 2.0 * U):
+        if gap * gap * (1.0 + 8.0 * U) < mg.C_LO * (q - 2.0 * eq_inv) * (1.0 - 2.0 * U):
             return 1
     else:
-        x = gap / (1.0 - F) + MLO
-        if x * x * (1.0 + 8.0 * U) < (q - EQ) * (1.0 - 2.0 * U):
+        x = gap / (1.0 - mg.F) + mg.MLO
+        if x * x * (1.0 + 8.0 * U) < (q - mg.EQ) * (1.0 - 2.0 * U):
             return 1
-    out = max(y - (th_f + TH), (th_f - TH) - y) - b_hi - tol  # distance beyond every theta
+    out = max(y - (th_f + mg.TH), (th_f - mg.TH) - y) - b_hi - tol  # distance beyond every theta
     if out < 0.0:
         return 0
     if family == HOEFFDING:
-        if out * out * (1.0 - 8.0 * U) >= C_HI * (q + 2.0 * eq_inv) * (1.0 + 2.0 * U):
+        if out * out * (1.0 - 8.0 * U) >= mg.C_HI * (q + 2.0 * eq_inv) * (1.0 + 2.0 * U):
             return -1
         return 0
-    x = out / (1.0 + F) - MHI
-    if x >= 0.0 and x * x * (1.0 - 8.0 * U) >= (q + EQ) * RR * RR * (1.0 + 2.0 * U):
+    x = out / (1.0 + mg.F) - mg.MHI
+    if x >= 0.0 and x * x * (1.0 - 8.0 * U) >= (q + mg.EQ) * mg.RR * mg.RR * (1.0 + 2.0 * U):
         return -1
     return 0
 
@@ -475,19 +480,18 @@ def _verify(
     va,
 ):
     """Count the certified claims that the exact UPDATE() contradicts (tests expect none)."""
-    valid, TH, MAG, EQ, MLO, MHI, F, RR, C_LO, C_HI = mg
     bad = 0
     vmu, vsig, vth, vbt, vn = evaluate_kernel(
         s, m, T, k, delta, family, R, l_fixed, l_inner, z_mode, th_mode, vy, vb, va
     )
-    if abs(vth - th_f) > TH:
+    if abs(vth - th_f) > mg.TH:
         bad += 1
     if family == HOEFFDING:
-        if not (C_LO * (q - 2.0 * eq_inv) <= vbt * vbt <= C_HI * (q + 2.0 * eq_inv)):
+        if not (mg.C_LO * (q - 2.0 * eq_inv) <= vbt * vbt <= mg.C_HI * (q + 2.0 * eq_inv)):
             bad += 1
     else:
-        lo = (math.sqrt(max(q - EQ, 0.0)) - MLO) * (1.0 - F)
-        hi = (math.sqrt(q + EQ) * RR + MHI) * (1.0 + F)
+        lo = (math.sqrt(max(q - mg.EQ, 0.0)) - mg.MLO) * (1.0 - mg.F)
+        hi = (math.sqrt(q + mg.EQ) * mg.RR + mg.MHI) * (1.0 + mg.F)
         if not (lo <= vbt <= hi):
             bad += 1
     if not (b_lo <= vb[i] <= b_hi):
@@ -565,7 +569,7 @@ def wrr_kernel(
     rS1 = rS2 = rW0 = rW1 = rW2 = 0.0
     eS1 = eS2 = eW0 = eW1 = eW2 = 0.0
     steps = 0
-    mg = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+    mg = Margins(0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
     w_lo = w_hi = 0.0
     step_rho = rho * batch
     i = 0
@@ -688,7 +692,7 @@ def wrr_kernel(
                 w_lo, w_hi = _beta_interval(si, fm, family, R, z2lo, ratio3, Llo, Lhi)
             eq_inv = eW0 + float(T_hi - T) * rW0 + float(steps) * rW0  # Hoeffding: rounding of sum 1/m_i
             mu_f, var_f, sig_f, th_f = _point(S1, S2, inv_n, k)
-            if mg[0] != 0.0 and vlo <= var_f <= vhi:
+            if mg.valid != 0.0 and vlo <= var_f <= vhi:
                 q = -1.0  # computed on first need
                 b_lo = b_hi = 0.0
                 if need_i:

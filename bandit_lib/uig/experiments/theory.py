@@ -158,7 +158,9 @@ def _scaling_K(seed, cfg) -> dict:
             rep = derive(seed, "rep", r, K)
             tape = gaussian_tape(means, 1.0, derive(rep, "rewards"))
             runs = {
-                "LSDT-CSI": run_lsdt_csi_fast(tape.rewind(), cfg["K_T"], decision_stream(rep, "l"), classes=inst.classes),
+                "LSDT-CSI": run_lsdt_csi_fast(
+                    tape.rewind(), cfg["K_T"], decision_stream(rep, "l"), classes=inst.classes
+                ),
                 "UCB1": run_ucb1_fast(tape.rewind(), cfg["K_T"], decision_stream(rep, "u"), alpha=8.0),
                 "UCB1 on B*": run_ucb1_fast(
                     tape.rewind(), cfg["K_T"], decision_stream(rep, "b"), arms=inst.candidates, alpha=8.0

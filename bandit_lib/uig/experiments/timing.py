@@ -59,7 +59,9 @@ def compute_timing(seed, setting: str, reps: int, K: int, eps: float, T: int, p:
                     OSSB(inst.A, stream("ossb"), candidates=inst.candidates, solver="linprog"), tape.rewind(), T
                 ),
                 "LSDT-CSI (online)": lambda: simulate(LSDTCSI(K, stream("l"), classes=inst.classes), tape.rewind(), T),
-                "LSDT-CSI (online, numba)": lambda: run_lsdt_csi_fast(tape.rewind(), T, stream("l"), classes=inst.classes),
+                "LSDT-CSI (online, numba)": lambda: run_lsdt_csi_fast(
+                    tape.rewind(), T, stream("l"), classes=inst.classes
+                ),
                 "UCB1 on B*": lambda: simulate(UCB1(K, stream("b"), arms=inst.candidates, alpha=8.0), tape.rewind(), T),
             }
             arms = {}
