@@ -16,17 +16,19 @@ BOOK_ENV   := BANDIT_PROFILE=full BANDIT_PROGRESS=0
 # Tests run every notebook in the quick profile against a throw-away result store.
 TEST_ENV   := BANDIT_PROFILE=quick BANDIT_PROGRESS=0
 
-.PHONY: all book test test-lib test-notebooks fuzz reproduce bench check-book sync lock env clean distclean help
+.PHONY: all book test test-lib test-notebooks fuzz lab chapter reproduce bench check-book sync lock env clean distclean help
 
 help:
 	@echo "make book        build the book into book/_build/html (notebooks run from cached results)"
 	@echo "make test        unit, property and statistical tests, then nbval on every notebook (quick profile)"
 	@echo "make reproduce   recompute cached results at paper scale [PAPER=<key>|all] [EXPERIMENT=<name>] [JOBS=n] [SCHEDULER=tcp://host:port]"
 	@echo "make fuzz        property tests with random examples, ROUNDS times (failures saved to tests/hypothesis-examples)"
+	@echo "make lab         JupyterLab on 127.0.0.1, in notebooks/: each chapter's .md opens as a notebook"
+	@echo "make chapter     run one chapter: CHAPTER=<key> [PROFILE=quick|full], into .cache/chapters/<key>.ipynb"
 	@echo "make bench       performance benchmarks (reference vs fast engines)"
 	@echo "make check-book  check the built book in headless Chromium (needs Debian's chromium)"
 	@echo "make sync        regenerate notebooks/*.ipynb from their MyST sources"
-	@echo "make lock        re-resolve requirements.in into requirements.txt and environment.yml"
+	@echo "make lock        pin requirements.in into requirements.txt and environment.yml, keeping current pins [UPGRADE=1]"
 	@echo "make clean       remove build outputs and caches (keeps .venv and data/results)"
 
 env: $(STAMP)
@@ -71,6 +73,19 @@ fuzz: $(STAMP)
 		$(TEST_ENV) HYPOTHESIS_PROFILE=fuzz BANDIT_RESULTS=$$(mktemp -d) $(PY) -m pytest -q -o addopts="-ra --strict-markers" \
 			-n 2 --dist loadfile -m "not slow" tests || exit 1; done
 
+# JupyterLab from the project's environment; chapters (notebooks/*.md) open as notebooks (jupytext).
+lab: $(STAMP)
+	$(PY) tools/lab.py
+
+# One chapter, executed in the quick profile (small instances, under a minute) or PROFILE=full (the
+# cached results), into .cache/chapters/<key>.ipynb; the repository's paired notebook is untouched.
+CHAPTER ?=
+PROFILE ?= quick
+chapter: $(STAMP)
+	@test -f notebooks/$(CHAPTER).md || { echo "usage: make chapter CHAPTER=<key> [PROFILE=quick|full]; keys: $$(cd notebooks && ls *.md | sed 's/\.md//' | tr '\n' ' ')"; exit 2; }
+	@mkdir -p .cache/chapters
+	BANDIT_PROFILE=$(PROFILE) $(VENV)/bin/jupytext --to ipynb --execute notebooks/$(CHAPTER).md -o .cache/chapters/$(CHAPTER).ipynb
+
 reproduce: $(STAMP)
 	BANDIT_PROFILE=full $(PY) -m bandit_lib.reproduce --paper $(PAPER) --jobs $(JOBS) \
 		$(if $(EXPERIMENT),--experiment $(EXPERIMENT)) $(if $(SCHEDULER),--scheduler $(SCHEDULER))
@@ -85,7 +100,7 @@ sync: $(STAMP)
 	$(VENV)/bin/jupytext --to ipynb --update notebooks/*.md
 
 lock:
-	$(PYTHON) tools/lock.py
+	$(PYTHON) tools/lock.py $(if $(UPGRADE),--upgrade)
 
 clean:
 	rm -rf book/_build .cache .pytest_cache .hypothesis build *.egg-info

@@ -195,3 +195,39 @@ def check_same_length(names: Sequence[str], *arrays: np.ndarray) -> None:
     if len(set(lengths)) > 1:
         detail = ", ".join(f"len({n})={m}" for n, m in zip(names, lengths))
         raise ValueError(f"{' and '.join(names)} must have the same length; got {detail}")
+
+
+# Magic numbers of files that are not text (a data file given by mistake).
+_BINARY_MAGIC = {
+    b"PK\x03\x04": "a zip archive (unzip it first)",
+    b"\x1f\x8b": "a gzip file (gunzip it first)",
+    b"\xd0\xcf\x11\xe0": "an Excel/Office file",
+    b"%PDF": "a PDF file",
+    b"\x89PNG": "a PNG image",
+}
+
+
+def check_text_file(name: str, path: Any, *, what: str = "data") -> str:
+    """The text of the UTF-8 file ``path``; a missing path, a folder, a binary or an archive file
+    raises an error naming the file (``name`` is the argument, ``what`` the kind of file)."""
+    from pathlib import Path
+
+    if not isinstance(path, (str, Path)):
+        raise TypeError(f"{name} must be a file path; got {name}={path!r}")
+    path = Path(path)
+    if not path.exists():
+        raise FileNotFoundError(f"no {what} file at {name}={str(path)!r}")
+    if not path.is_file():
+        raise ValueError(f"{name} must be a file; got a {'folder' if path.is_dir() else 'special file'}: {str(path)!r}")
+    raw = path.read_bytes()
+    for magic, kind in _BINARY_MAGIC.items():
+        if raw.startswith(magic):
+            raise ValueError(f"{path} is {kind}, not a {what} text file")
+    if b"\x00" in raw[:65536]:
+        raise ValueError(f"{path} is a binary file (it holds NUL bytes), not a {what} text file")
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ValueError(
+            f"{path} is not UTF-8 text (byte {exc.start}: {raw[exc.start:exc.start + 1]!r}); a {what} file must be plain text"
+        ) from None

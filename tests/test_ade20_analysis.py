@@ -24,6 +24,10 @@ def test_crossover():
         crossover([1, 2], [0, 1], [1, 2])
 
 
+def _verdicts(claims):
+    return {(c.claim[:2], c.reading[:2]): c.verdict for c in claims}
+
+
 def test_scorecard_on_the_papers_story_and_on_the_opposite():
     ns = [100, 200, 400]
     paper_2a = table(ns, ADE=[10.0, 11, 12], RR=[5.0, 20, 40], WRR=[4.0, 30, 90])
@@ -31,16 +35,31 @@ def test_scorecard_on_the_papers_story_and_on_the_opposite():
     paper_3 = table([2.0, 3.0], ADE=[10.0, 5], RR=[30.0, 20], WRR=[40.0, 30])
     crowd = hcb_like(2026, 0).means  # its gaps grow from k = 2 to k = 3 (tests/test_ade20_data.py)
     card = scorecard(paper_2a, paper_2b, paper_3, crowd)
-    assert (card.verdict == "reproduced").all(), card
+    assert {c.verdict for c in card} == {"reproduced"}, card
+    assert {c.reading for c in card} == {"Hoeffding/McDiarmid (ADE20's)", ""}  # no Agresti-Coull columns here
     ours_2a = table(ns, ADE=[10.0, 10, 10], RR=[2.0, 4, 8], WRR=[3.0, 9, 30])
     ours_3 = table([2.0, 3.0], ADE=[10.0, 5], RR=[9.0, 6], WRR=[8.0, 9])
-    card = scorecard(ours_2a, paper_2b.iloc[:1], ours_3, crowd)
-    assert card.loc["C1", "verdict"] == "partly"  # ADE flat
-    assert card.loc["C2", "verdict"] == "partly"  # WRR not below RR
-    assert card.loc["C3", "verdict"] == "not reproduced"  # ADE best nowhere
-    assert card.loc["C4", "verdict"] == "n/a"  # one window only
-    assert card.loc["C5", "verdict"] == "partly"  # ADE best at k = 3 only
-    assert card.loc["C6", "verdict"] == "partly"
+    v = _verdicts(scorecard(ours_2a, paper_2b.iloc[:1], ours_3, crowd))
+    assert v["C1", "Ho"] == "partly"  # ADE flat
+    assert v["C2", "Ho"] == "partly"  # WRR not below RR
+    assert v["C3", "Ho"] == "not reproduced"  # ADE best nowhere
+    assert v["C4", "Ho"] == "inconclusive"  # one window only
+    assert v["C5", "Ho"] == "partly"  # ADE best at k = 3 only
+    assert v["C6", "Ho"] == "partly"
+
+
+def test_scorecard_judges_every_comparison_under_both_interval_families():
+    ns = [100, 200, 400]
+    both = dict(ADE=[10.0, 11, 12], RR=[5.0, 20, 40], WRR=[4.0, 30, 90])
+    two_a = table(ns, **both, **{"RR (Agresti–Coull)": [1.0, 2, 4], "WRR (Agresti–Coull)": [1.0, 2, 4]})
+    two_b = table([0.06, 0.09, 0.12], ADE=[5.0, 3, 2], RR=[9.0, 6, 4], WRR=[10.0, 7, 5],
+                  **{"RR (Agresti–Coull)": [1.0, 1, 1], "WRR (Agresti–Coull)": [1.0, 1, 1]})
+    three = table([2.0, 3.0], ADE=[10.0, 5], RR=[30.0, 20], WRR=[40.0, 30],
+                  **{"RR (Agresti–Coull)": [1.0, 0.5], "WRR (Agresti–Coull)": [1.0, 0.5]})
+    v = _verdicts(scorecard(two_a, two_b, three, hcb_like(2026, 0).means))
+    assert v["C5", "Ho"] == "reproduced" and v["C5", "Ag"] == "not reproduced"
+    assert v["C4", "Ho"] == "reproduced" and v["C4", "Ag"] == "partly"  # costs flat: fall for ADE only
+    assert v["C7", ""] == "reproduced"  # no baseline in it: one reading
 
 
 def test_mean_and_model_tables():

@@ -193,5 +193,5 @@ def test_tweet_loader_on_a_fixture(tmp_path):
         load_tweets(pd.DataFrame({"lat": [1.0], "text": ["x"]}))
     with pytest.raises(ValueError, match="min_tweets=1000"):
         keyword_instances(path, ["yankees"], min_tweets=1000)
-    with pytest.raises(FileNotFoundError, match="no tweet file"):
+    with pytest.raises(FileNotFoundError, match="no tweets CSV file"):
         load_tweets(tmp_path / "absent.csv")

@@ -7,7 +7,9 @@ OLD_ROOT defaults to data/results. Every record of NEW_ROOT (for example a scrat
 of the same unit in OLD_ROOT: identical payloads, different payloads (with the first path where
 they differ), or no old record. Parameters and seeds must match for a comparison to count.
 Use it to show that a change which should compute nothing differently does not: the exit status
-is 1 if any payload differs.
+is 1 if any payload differs. Wall-clock measurements differ from run to run by nature: payload
+keys named ``wall_s``, ``seconds`` or ``... seconds`` are left out of the comparison, and so is
+``uig/timing`` (the running times of UIG's Tables I-II), unless ``--timings`` is given.
 """
 
 from __future__ import annotations
@@ -22,15 +24,26 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def first_difference(a: Any, b: Any, path: str = "payload") -> str | None:
-    """The first path at which two JSON values differ, or None if they are equal."""
+TIMING_EXPERIMENTS = {"uig/timing"}
+
+
+def is_timing(key: str) -> bool:
+    """A payload key that holds a wall-clock measurement."""
+    return key == "wall_s" or key == "seconds" or key.endswith(" seconds")
+
+
+def first_difference(a: Any, b: Any, path: str = "payload", timings: bool = False) -> str | None:
+    """The first path at which two JSON values differ, or None if they are equal (timings left
+    out unless ``timings``)."""
     if type(a) is not type(b) and not (isinstance(a, (int, float)) and isinstance(b, (int, float))):
         return f"{path}: {type(a).__name__} vs {type(b).__name__}"
     if isinstance(a, dict):
         for key in sorted(set(a) | set(b)):
+            if not timings and is_timing(key):
+                continue
             if key not in a or key not in b:
                 return f"{path}.{key}: only in {'new' if key in a else 'old'}"
-            found = first_difference(a[key], b[key], f"{path}.{key}")
+            found = first_difference(a[key], b[key], f"{path}.{key}", timings)
             if found:
                 return found
         return None
@@ -38,7 +51,7 @@ def first_difference(a: Any, b: Any, path: str = "payload") -> str | None:
         if len(a) != len(b):
             return f"{path}: length {len(a)} vs {len(b)}"
         for i, (x, y) in enumerate(zip(a, b)):
-            found = first_difference(x, y, f"{path}[{i}]")
+            found = first_difference(x, y, f"{path}[{i}]", timings)
             if found:
                 return found
         return None
@@ -52,6 +65,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--paper", default=None)
     parser.add_argument("--experiment", default=None)
     parser.add_argument("--show", type=int, default=5, help="differences to print per experiment")
+    parser.add_argument("--timings", action="store_true", help="compare wall-clock measurements too")
     args = parser.parse_args(argv)
 
     new_root = args.new / "full" if (args.new / "full").is_dir() else args.new
@@ -72,7 +86,10 @@ def main(argv: list[str] | None = None) -> int:
         if (new["params"], new["seed"]) != (old["params"], old["seed"]):
             tally["parameters or seed differ"] += 1
             continue
-        diff = first_difference(new["payload"], old["payload"])
+        if exp_id in TIMING_EXPERIMENTS and not args.timings:
+            tally["timings only (not compared)"] += 1
+            continue
+        diff = first_difference(new["payload"], old["payload"], timings=args.timings)
         if diff is None:
             tally["identical"] += 1
         else:

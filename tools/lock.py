@@ -3,6 +3,10 @@
 Run by `make lock` (needs the package registry). It builds a throw-away virtual
 environment from requirements.in, freezes it, and writes the same pins to both files,
 so pip users (`make`) and conda users (`environment.yml`) get identical versions.
+
+The current pins are kept as constraints: adding a package to requirements.in pins it and
+what it needs without moving any package already pinned (a moved numpy or numba could change
+the cached results' numbers). `make lock UPGRADE=1` (`--upgrade`) re-resolves everything.
 `tests/test_environment.py` fails if the two files drift apart.
 """
 
@@ -36,11 +40,13 @@ dependencies:
 """
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
+    upgrade = "--upgrade" in (sys.argv[1:] if argv is None else argv)
     with tempfile.TemporaryDirectory() as tmp:
         venv.create(tmp, with_pip=True)
         pip = [str(Path(tmp) / "bin" / "python"), "-m", "pip"]
-        subprocess.run([*pip, "install", "--quiet", "-r", str(ROOT / "requirements.in")], check=True)
+        keep = [] if upgrade or not (ROOT / "requirements.txt").exists() else ["-c", str(ROOT / "requirements.txt")]
+        subprocess.run([*pip, "install", "--quiet", "-r", str(ROOT / "requirements.in"), *keep], check=True)
         frozen = subprocess.run([*pip, "freeze"], check=True, capture_output=True, text=True).stdout
     pins = sorted((line.strip() for line in frozen.splitlines() if "==" in line), key=str.lower)
     (ROOT / "requirements.txt").write_text(HEADER.format(python=PYTHON) + "\n".join(pins) + "\n")

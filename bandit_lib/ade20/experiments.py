@@ -5,7 +5,8 @@ Experiments (full profile = the paper's scale):
 * ``illustration`` (Fig. 1): one traced ADE run on the fixed 30-arm instance.
 * ``arms`` (Fig. 2a): n in {100, ..., 1000}, k = 2.5, Delta_min in [0.1, 0.2], 10 cases.
 * ``gaps`` (Fig. 2b): n = 900, k = 2, three narrow Delta_min windows, 10 cases.
-* ``crowd`` (Fig. 3): the HCB-like stand-in (722 workers), k in {2, 3}, 10 runs.
+* ``crowd`` (Fig. 3): the real HCB worker error rates (722 workers, ``data/raw/hcb``), k in {2, 3},
+  10 runs; and, as a labelled secondary panel, the HCB-like stand-in, 3 runs.
 * ``correctness`` (Theorem 1): many short runs on instances with outliers; error rate against delta.
 * ``gap_slope`` (Theorem 2's shape): ADE's cost against Delta_min at fixed n and k.
 * ``sensitivity``: the Fig. 2a instances again, with the ablations the spec names.
@@ -23,11 +24,17 @@ import time
 
 import numpy as np
 
-from bandit_lib.ade20.instances import hcb_like, illustration_instance, planted_window, uniform_window
+from bandit_lib.ade20.instances import (
+    hcb_error_rates,
+    hcb_like,
+    illustration_instance,
+    planted_window,
+    uniform_window,
+)
 from bandit_lib.ade20.theory import ade_cost_model, balance_factor, rr_cost_model, theorem2_bound
 from bandit_lib.infra.experiment import Experiment, Figure, Unit
 from bandit_lib.ksigma import ksigma_gaps, ksigma_outliers, ksigma_threshold
-from bandit_lib.zhuang17.intervals import HoeffdingCI
+from bandit_lib.zhuang17.intervals import AgrestiCoullCI, HoeffdingCI
 from bandit_lib.ade20.ade import ade
 from bandit_lib.zhuang17.rr import rr
 from bandit_lib.zhuang17.wrr import wrr
@@ -90,21 +97,28 @@ def run_ade(method: str, means: np.ndarray, tape, k: float, delta: float) -> dic
 
 # The baselines with ADE20's settings (spec 3, B1-B9): Hoeffding/McDiarmid intervals with R = 1
 # and Zhuang's l(k), batches of 1,000 pulls, T counted in pulls (the ablation counts batches),
-# one initial pull per arm, rho*, and no practical cap.
+# one initial pull per arm, rho*, and no practical cap. The interval family is not certain (B1:
+# the paper quotes the bounded intervals, ZHUANG17's own experiments used Agresti-Coull ones), so
+# every comparison also runs the baselines with ZHUANG17's experimental intervals.
 BATCH = 1000
 NO_CAP = 10**12
+HOEFFDING, AGRESTI_COULL = HoeffdingCI(R=1.0), AgrestiCoullCI()
 BASELINES = {
-    "RR": (rr, {}),
-    "WRR": (wrr, {}),
-    "RR (T in batches)": (rr, {"count": "batches"}),
-    "WRR (T in batches)": (wrr, {"count": "batches"}),
+    "RR": (rr, HOEFFDING, {}),
+    "WRR": (wrr, HOEFFDING, {}),
+    "RR (T in batches)": (rr, HOEFFDING, {"count": "batches"}),
+    "WRR (T in batches)": (wrr, HOEFFDING, {"count": "batches"}),
+    "RR (Agresti–Coull)": (rr, AGRESTI_COULL, {}),
+    "WRR (Agresti–Coull)": (wrr, AGRESTI_COULL, {}),
 }
+#: The baselines under the other interval family, beside the paper's methods in every comparison.
+OTHER_FAMILY = ("RR (Agresti–Coull)", "WRR (Agresti–Coull)")
 
 
 def run_baseline(method: str, means: np.ndarray, tape, k: float, delta: float) -> dict:
-    policy, options = BASELINES[method]
+    policy, ci, options = BASELINES[method]
     start = time.perf_counter()
-    out = policy(tape, k=k, delta=delta, cap=NO_CAP, ci=HoeffdingCI(R=1.0), batch=BATCH, **options)
+    out = policy(tape, k=k, delta=delta, cap=NO_CAP, ci=ci, batch=BATCH, **options)
     wall = time.perf_counter() - start
     return {
         "pulls": out.pulls,
@@ -229,7 +243,7 @@ CASES = {"quick": 2, "full": 10}
 
 
 def plan_arms(profile: str) -> list[Unit]:
-    return _synthetic_units([(n, 2.5, 0.1, 0.2) for n in ARMS_N[profile]], CASES[profile], PAPER_METHODS)
+    return _synthetic_units([(n, 2.5, 0.1, 0.2) for n in ARMS_N[profile]], CASES[profile], PAPER_METHODS + OTHER_FAMILY)
 
 
 ARMS = Experiment(
@@ -248,7 +262,9 @@ GAP_WINDOWS = {"quick": ((0.119, 0.121),), "full": ((0.059, 0.061), (0.089, 0.09
 
 def plan_gaps(profile: str) -> list[Unit]:
     cases = 1 if profile == "quick" else CASES[profile]
-    return _synthetic_units([(900, 2.0, lo, hi) for lo, hi in GAP_WINDOWS[profile]], cases, PAPER_METHODS)
+    return _synthetic_units(
+        [(900, 2.0, lo, hi) for lo, hi in GAP_WINDOWS[profile]], cases, PAPER_METHODS + OTHER_FAMILY
+    )
 
 
 GAPS = Experiment(
@@ -282,46 +298,60 @@ SENSITIVITY = Experiment(
 
 
 # ---------------------------------------------------------------------------------------------
-# Fig. 3: crowdsourcing (HCB-like stand-in, or a local copy of HCB through bandit_lib.ade20.square)
+# Fig. 3: crowdsourcing: the real HCB error rates, and the HCB-like stand-in as a second panel
 # ---------------------------------------------------------------------------------------------
 
 
-def crowd_instance() -> np.ndarray:
-    """The stand-in the book uses: the first HCB-like draw under the chapter's instance root."""
-    return hcb_like(INSTANCES, "crowd").means
+def crowd_instance(data: str = "hcb") -> tuple[np.ndarray, dict]:
+    """``(means, source)``: the real HCB worker error rates, or the HCB-like stand-in."""
+    if data == "hcb":
+        real = hcb_error_rates()
+        return real.means, real.source
+    if data == "stand-in":
+        return hcb_like(INSTANCES, "crowd").means, {"data": "HCB-like stand-in (synthetic)"}
+    raise ValueError(f"data must be 'hcb' or 'stand-in'; got data={data!r}")
 
 
-def compute_crowd(seed, k: float, run: int, delta: float, methods: list[str], means: list[float] | None = None) -> dict:
-    """One run of every method on the crowd instance: the stand-in, or ``means`` (e.g. real HCB rates)."""
-    y = crowd_instance() if means is None else np.asarray(means, dtype=np.float64)
-    source = "stand-in" if means is None else "given"
-    rows = run_case(y, k, delta, methods, 1, "crowd", source, k, run)
+def compute_crowd(
+    seed, k: float, run: int, delta: float, methods: list[str], data: str = "hcb", means: list[float] | None = None
+) -> dict:
+    """One run of every method on the crowd instance (``data``), or on ``means`` if given."""
+    if means is None:
+        y, source = crowd_instance(data)
+    else:
+        y, source = np.asarray(means, dtype=np.float64), {"data": "given means"}
+    rows = run_case(y, k, delta, methods, 1, "crowd", data if means is None else "given", k, run)
     for row in rows:
-        row.update(run=run, source=source)
-    return {"rows": rows}
+        row.update(run=run, data=data)
+    return {"rows": rows, "source": source}
 
 
-CROWD_RUNS = {"quick": 1, "full": 10}
+CROWD_RUNS = {"quick": {"hcb": 1, "stand-in": 1}, "full": {"hcb": 10, "stand-in": 3}}
 
 
 def plan_crowd(profile: str) -> list[Unit]:
     return [
-        Unit(f"k={k},run={r}", {"k": k, "run": r, "delta": DELTA, "methods": list(PAPER_METHODS)})
+        Unit(
+            f"data={data},k={k},run={r}",
+            {"k": k, "run": r, "delta": DELTA, "methods": list(PAPER_METHODS + OTHER_FAMILY), "data": data},
+        )
+        for data, runs in CROWD_RUNS[profile].items()
         for k in (2.0, 3.0)
-        for r in range(CROWD_RUNS[profile])
+        for r in range(runs)
     ]
 
 
 CROWD = Experiment(
     paper="ade20",
     name="crowd",
-    title="Worker error rates (HCB-like stand-in), k = 2 and 3",
+    title="Worker error rates (HCB, and the HCB-like stand-in), k = 2 and 3",
     compute=compute_crowd,
     plan=plan_crowd,
     entropy=ENTROPY,
     chapter=CHAPTER,
     figures=(
-        Figure("Fig. 3(a)(b)", "Average pulls of ADE, RR and WRR on the HCB-like stand-in at k = 2 and k = 3"),
+        Figure("Fig. 3(a)(b)", "Average pulls of ADE, RR and WRR on the real HCB error rates at k = 2 and k = 3"),
+        Figure("Fig. 3, stand-in panel", "The same on the HCB-like stand-in (synthetic)"),
         Figure("Fig. 3(c)", "The distribution of the gaps Delta_i at k = 2 and k = 3"),
     ),
 )

@@ -6,6 +6,9 @@ r"""Instances of the ADE20 experiments (spec ``ade.md`` 4.2, 4.5 and 6.1).
   :math:`\theta \approx 1/2 + k/\sqrt{12} > 1`, so **no arm is an outlier** in these instances:
   the experiments measure the cost of certifying that every arm is normal, and
   :math:`\Delta_{\min} = \theta - \max_i y_i` is set by the top arm.
+* :func:`hcb_error_rates`: the real HCB worker error rates (722 workers), read with the SQUARE
+  loader from ``data/raw/hcb`` (committed, MIT licence) or ``$BANDIT_DATA/hcb``; the files'
+  sha256 are pinned here, so a result computed from them names the data it read.
 * :func:`hcb_like`: a seeded stand-in for the 722 worker error rates of SQUARE's HCB data
   (HyunCatherines, binary): labels per worker :math:`c_i = \max(1, \mathrm{round}(e^{Z_i}))`,
   :math:`Z_i \sim N(1.7, 1.3^2)`; latent error probability :math:`p_i \sim \mathrm{Beta}(2, 4)`;
@@ -20,11 +23,14 @@ r"""Instances of the ADE20 experiments (spec ``ade.md`` 4.2, 4.5 and 6.1).
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 
 import numpy as np
 
+from bandit_lib.ade20.square import worker_error_rates
 from bandit_lib.checks import check_int, check_nonnegative, check_real
+from bandit_lib.infra.profiles import find_data
 from bandit_lib.ksigma import ksigma_gaps, ksigma_threshold
 from bandit_lib.seeding import SeedLike, generator
 
@@ -148,3 +154,42 @@ def crowd_summary(y) -> dict[str, float]:
         "sum": float(y.sum()),
         "distinct": int(np.unique(y).size),
     }
+
+
+#: sha256 of the HCB files the book is computed from (SQUARE-2.0, commit af3d45b).
+HCB_FILES = {
+    "responses_eval.txt": "29b56e23e237bd401a6b3f8829169d0dcbc8ba170726eac29613ca35a22434a0",
+    "responses_gt.txt": "031bce1014ae874362327aef2e0e626da529d7349b31e64a65f99947f080e1c4",
+}
+
+
+@dataclass(frozen=True)
+class RealData:
+    """A real data set as an experiment used it: the rates, and where they came from."""
+
+    means: np.ndarray
+    source: dict
+
+
+def hcb_error_rates() -> RealData:
+    """The 722 HCB worker error rates (``square.worker_error_rates`` on the pinned files).
+
+    Looks in ``$BANDIT_DATA/hcb`` then ``data/raw/hcb``; a copy whose files differ from the pinned
+    sha256 is refused (the numbers of the book would not be the numbers of this data)."""
+    folder = find_data("hcb", *HCB_FILES)
+    if folder is None:
+        raise FileNotFoundError(
+            "no copy of HCB found: the book ships it in data/raw/hcb (or set BANDIT_DATA to a folder with hcb/ "
+            f"holding {sorted(HCB_FILES)})"
+        )
+    for name, expected in HCB_FILES.items():
+        digest = hashlib.sha256((folder / name).read_bytes()).hexdigest()
+        if digest != expected:
+            raise ValueError(
+                f"{folder / name} is not the HCB file this book was computed from: sha256 {digest}, expected "
+                f"{expected} (SQUARE-2.0 commit af3d45b)"
+            )
+    rates = worker_error_rates(folder / "responses_eval.txt", folder / "responses_gt.txt")
+    return RealData(
+        rates.error_rates, {"data": "HCB (SQUARE-2.0)", "sha256": dict(HCB_FILES), "workers": rates.n_workers}
+    )

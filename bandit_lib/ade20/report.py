@@ -1,13 +1,17 @@
 """Analysis of the ADE20 results: mean costs, the cost model's crossover, and the scorecard.
 
-The scorecard splits each claim of the paper (spec ``ade.md`` 4.7) into atomic checks, each made
-at every setting the claim covers, and computes the verdict from them:
+The scorecard (the book's one format, :mod:`bandit_lib.infra.scorecard`) splits each claim of the
+paper (spec ``ade.md`` 4.7) into atomic checks, each made at every setting the claim covers, and
+computes the verdict from them:
 
 * **reproduced**: every check holds;
 * **partly**: some hold (for C3, whose headline is "ADE is best for n >= 200", ADE must be best
   at half or more of those n; for C5, ADE must at least beat both baselines at one k);
 * **not reproduced**: otherwise;
-* **n/a**: the results at hand cannot decide (the quick profile runs too few settings).
+* **inconclusive**: the results at hand cannot decide (the quick profile runs too few settings).
+
+Every claim that compares ADE with RR and WRR is judged under both readings of the baselines'
+interval family (:data:`FAMILIES`), so its verdict is conditional where the readings disagree.
 
 "Considerable improvement" (C5) is read as ADE needing at most two thirds of the pulls of the
 better baseline (a factor of 1.5).
@@ -20,6 +24,7 @@ import pandas as pd
 
 from bandit_lib.ade20.theory import balance_factor
 from bandit_lib.checks import check_positive
+from bandit_lib.infra.scorecard import INCONCLUSIVE, Claim, verdict_of_checks
 from bandit_lib.ksigma import ksigma_gaps
 
 METHODS = ("ADE", "RR", "WRR")
@@ -75,56 +80,64 @@ def model_table(arms: pd.DataFrame) -> pd.DataFrame:
 
 
 def _verdict(checks: list[bool], partly: bool | None = None) -> str:
+    """The verdict of a claim's checks (no checks: the results at hand cannot decide)."""
     if not checks:
-        return "n/a"
-    if all(checks):
-        return "reproduced"
-    if partly is None:
-        partly = any(checks)
-    return "partly" if partly else "not reproduced"
+        return INCONCLUSIVE
+    return verdict_of_checks(checks, partly)
 
 
 def _fmt(x: float) -> str:
     return f"{x:.2g}" if x < 1e3 else f"{x:,.3g}".replace("e+0", "e")
 
 
-def scorecard(
-    fig2a: pd.DataFrame, fig2b: pd.DataFrame, fig3: pd.DataFrame, crowd_means, k_values=(2.0, 3.0)
-) -> pd.DataFrame:
-    """Claims C1-C7 with our numbers and computed verdicts.
+#: The two readings of the baselines' interval family (spec decision B1): the bounded intervals
+#: ADE20 quotes, and the Agresti-Coull intervals of ZHUANG17's own experiments. A table's
+#: columns ``RR``/``WRR`` are the first, ``RR (Agresti–Coull)``/``WRR (Agresti–Coull)`` the second.
+FAMILIES = {
+    "Hoeffding/McDiarmid (ADE20's)": ("RR", "WRR"),
+    "Agresti–Coull (ZHUANG17's experiments)": ("RR (Agresti–Coull)", "WRR (Agresti–Coull)"),
+}
 
-    ``fig2a``: mean pulls by n, ``fig2b``: by Delta_min window, ``fig3``: by k (see
-    :func:`mean_pulls`); ``crowd_means``: the crowd instance's arm means (for C7).
-    """
-    for name, t in (("fig2a", fig2a), ("fig2b", fig2b), ("fig3", fig3)):
-        _require(t, METHODS, name)
-    rows = []
+
+def _reading(table: pd.DataFrame, columns: tuple[str, str]) -> pd.DataFrame | None:
+    """The table with the reading's baselines as RR and WRR (None if the table lacks them)."""
+    if not all(c in table.columns for c in columns) or "ADE" not in table.columns:
+        return None
+    return table[["ADE", *columns]].set_axis(list(METHODS), axis=1)
+
+
+def _family_claims(
+    fig2a: pd.DataFrame, fig2b: pd.DataFrame, fig3: pd.DataFrame, reading: str, data: str
+) -> list[Claim]:
+    """C1-C6 under one reading of the baselines' intervals."""
+    claims = []
     # C1: every algorithm's mean cost increases with n
     steps = {m: bool(np.all(np.diff(fig2a[m].to_numpy()) > 0)) for m in METHODS}
     growth = {m: fig2a[m].iloc[-1] / fig2a[m].iloc[0] for m in METHODS}
-    rows.append(
-        (
-            "C1",
-            "Fig. 2(a)",
-            "the average number of samples of every algorithm grows with n",
+    claims.append(
+        Claim(
+            "C1 (Fig. 2(a)): the average number of samples of every algorithm grows with n",
+            "grows for ADE, RR and WRR",
             "; ".join(
                 f"{m} ×{growth[m]:.2f} from n = {fig2a.index[0]} to {fig2a.index[-1]}"
                 f"{'' if steps[m] else ' (not monotone)'}"
                 for m in METHODS
             ),
             _verdict(list(steps.values()) if len(fig2a) >= 2 else []),
+            "reproduced if every mean grows at every step of n; partly if some do",
+            reading,
         )
     )
     # C2: at the smallest n, RR and WRR beat ADE, and WRR beats RR
     a = fig2a.iloc[0]
-    c2 = [a.RR < a.ADE, a.WRR < a.ADE, a.WRR < a.RR]
-    rows.append(
-        (
-            "C2",
-            "Fig. 2(a)",
-            f"at n = {fig2a.index[0]}, RR and WRR need fewer samples than ADE, WRR slightly fewer than RR",
+    claims.append(
+        Claim(
+            "C2 (Fig. 2(a)): at the smallest n, RR and WRR need fewer samples than ADE, WRR slightly fewer than RR",
+            f"at n = {fig2a.index[0]}: WRR < RR < ADE",
             f"ADE {_fmt(a.ADE)}, RR {_fmt(a.RR)}, WRR {_fmt(a.WRR)}",
-            _verdict(c2),
+            _verdict([a.RR < a.ADE, a.WRR < a.ADE, a.WRR < a.RR]),
+            "three checks (RR < ADE, WRR < ADE, WRR < RR); all: reproduced, some: partly",
+            reading,
         )
     )
     # C3: for n >= 200, ADE best and WRR worst; ADE's advantage grows with n
@@ -135,16 +148,17 @@ def scorecard(
     grows = bool(np.all(np.diff(adv) > 0)) if adv.size >= 2 else None
     checks = list(best) + list(worst) + ([grows] if grows is not None else [])
     ade_best_at = [int(n) for n, b in zip(big.index, best) if b]
-    rows.append(
-        (
-            "C3",
-            "Fig. 2(a)",
-            "for n ≥ 200 ADE is best and WRR worst, and ADE's advantage grows with n",
+    claims.append(
+        Claim(
+            "C3 (Fig. 2(a)): for n ≥ 200 ADE is best and WRR worst, and ADE's advantage grows with n",
+            "ADE best from n = 200 on",
             f"ADE best at n = {ade_best_at or 'none'} of {list(map(int, big.index))}; WRR worst at "
             f"{int(worst.sum())} of {worst.size}; best baseline / ADE from {adv[0]:.2f} to {adv[-1]:.2f}"
             if len(big)
-            else "no n ≥ 200",
+            else "no n ≥ 200 in these results",
             _verdict(checks if len(big) else [], partly=bool(best.size) and best.mean() >= 0.5),
+            "all checks: reproduced; ADE best at half of the n ≥ 200 or more: partly",
+            reading,
         )
     )
     # C4: samples fall as Delta_min grows, for all; ADE best at every window
@@ -153,57 +167,87 @@ def scorecard(
         best_b = list((fig2b.ADE < fig2b[["RR", "WRR"]].min(axis=1)).to_numpy())
         c4 = falls + best_b
     else:
-        falls, best_b, c4 = [], [], []
+        falls, c4 = [], []
     margin = fig2b[["RR", "WRR"]].min(axis=1) / fig2b.ADE
-    rows.append(
-        (
-            "C4",
-            "Fig. 2(b)",
-            "samples fall as Δmin grows, for all algorithms; ADE beats RR and WRR at every window",
+    claims.append(
+        Claim(
+            "C4 (Fig. 2(b)): samples fall as Δmin grows, for all algorithms; ADE beats RR and WRR at every window",
+            "ADE cheapest at every Δmin",
             f"falls for {sum(falls)} of 3 algorithms; best baseline / ADE: "
             + ", ".join(f"{w:g}: {v:.2f}" for w, v in margin.items()),
             _verdict(c4),
+            "all checks: reproduced; some: partly",
+            reading,
         )
     )
     # C5: on the crowd data ADE improves considerably on both baselines, at both k
     f = fig3[["RR", "WRR"]].min(axis=1) / fig3.ADE
-    c5 = [bool(v >= CONSIDERABLE) for v in f]
-    rows.append(
-        (
-            "C5",
-            "Fig. 3(a)(b)",
-            "ADE shows considerable improvement over RR and WRR at k = 2 and k = 3",
-            "best baseline / ADE: "
-            + ", ".join(f"k = {k:g}: {v:.2f}" for k, v in f.items())
-            + f" (considerable: ≥ {CONSIDERABLE})",
-            _verdict(c5 if len(f) == 2 else [], partly=bool((f > 1).any())),
+    claims.append(
+        Claim(
+            "C5 (Fig. 3(a)(b)): on the crowd workers ADE shows considerable improvement over RR and WRR at k = 2 and 3",
+            "considerable improvement at both k",
+            f"{data}: best baseline / ADE " + ", ".join(f"k = {k:g}: {v:.2f}" for k, v in f.items()),
+            _verdict([bool(v >= CONSIDERABLE) for v in f] if len(f) == 2 else [], partly=bool((f > 1).any())),
+            f"considerable: ADE needs at most 1/{CONSIDERABLE} of the better baseline's pulls at both k; "
+            "ADE cheaper at one k at least: partly",
+            reading,
         )
     )
     # C6: every algorithm needs fewer samples at k = 3 than at k = 2
     if len(fig3) == 2:
         c6 = [bool(fig3[m].iloc[1] < fig3[m].iloc[0]) for m in METHODS]
         ratio = {m: fig3[m].iloc[1] / fig3[m].iloc[0] for m in METHODS}
-        ours6 = "; ".join(f"{m}: k = 3 / k = 2 = {ratio[m]:.2f}" for m in METHODS)
+        ours6 = f"{data}: " + "; ".join(f"{m} k = 3 / k = 2 = {ratio[m]:.2f}" for m in METHODS)
     else:
-        c6, ours6 = [], "one k only"
-    rows.append(
-        ("C6", "Fig. 3(a)(b)", "all three algorithms need fewer samples at k = 3 than at k = 2", ours6, _verdict(c6))
-    )
-    # C7: at k = 3 both Delta_min and the bulk of the gaps are larger than at k = 2
-    g2, g3 = (ksigma_gaps(crowd_means, k) for k in k_values)
-    c7 = [bool(g3.min() > g2.min()), bool(np.median(g3) > np.median(g2))]
-    rows.append(
-        (
-            "C7",
-            "Fig. 3(c)",
-            "at k = 3 both Δmin and the bulk of the gaps Δ_i are larger than at k = 2",
-            f"Δmin {g2.min():.3f} → {g3.min():.3f}; median Δ_i {np.median(g2):.3f} → {np.median(g3):.3f}",
-            _verdict(c7),
+        c6, ours6 = [], "one k only in these results"
+    claims.append(
+        Claim(
+            "C6 (Fig. 3(a)(b)): all three algorithms need fewer samples at k = 3 than at k = 2",
+            "fewer at k = 3 for all",
+            ours6,
+            _verdict(c6),
+            "all three fewer: reproduced; some: partly",
+            reading,
         )
     )
-    return pd.DataFrame(rows, columns=["claim", "figure", "the paper says", "we measured", "verdict"]).set_index(
-        "claim"
+    return claims
+
+
+def scorecard(
+    fig2a: pd.DataFrame,
+    fig2b: pd.DataFrame,
+    fig3: pd.DataFrame,
+    crowd_means,
+    k_values=(2.0, 3.0),
+    *,
+    data: str = "HCB",
+) -> list[Claim]:
+    """Claims C1-C7 with our numbers and computed verdicts, C1-C6 under each reading of the
+    baselines' interval family (:data:`FAMILIES`) present in the tables.
+
+    ``fig2a``: mean pulls by n, ``fig2b``: by Delta_min window, ``fig3``: by k, on the crowd data
+    named ``data`` (see :func:`mean_pulls`); ``crowd_means``: that data's arm means (for C7).
+    """
+    claims = []
+    for reading, columns in FAMILIES.items():
+        tables = [_reading(t, columns) for t in (fig2a, fig2b, fig3)]
+        if all(t is not None for t in tables):
+            claims += _family_claims(*tables, reading, data)
+    if not claims:
+        raise ValueError(f"the tables hold no reading of the baselines: need ADE and one of {list(FAMILIES.values())}")
+    # C7: at k = 3 both Delta_min and the bulk of the gaps are larger than at k = 2 (no baseline)
+    g2, g3 = (ksigma_gaps(crowd_means, k) for k in k_values)
+    claims.append(
+        Claim(
+            "C7 (Fig. 3(c)): at k = 3 both Δmin and the bulk of the gaps Δ_i are larger than at k = 2",
+            "larger at k = 3",
+            f"{data}: Δmin {g2.min():.3f} → {g3.min():.3f}; median Δ_i {np.median(g2):.3f} → {np.median(g3):.3f}",
+            _verdict([bool(g3.min() > g2.min()), bool(np.median(g3) > np.median(g2))]),
+            "both larger: reproduced; one: partly",
+        )
     )
+    order = {c.claim: i for i, c in enumerate(claims)}  # claims in paper order, readings together
+    return sorted(claims, key=lambda c: (c.claim[:2], order[c.claim]))
 
 
 def relative_cost(table: pd.DataFrame, baseline: str = "ADE") -> pd.DataFrame:

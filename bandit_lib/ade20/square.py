@@ -2,9 +2,9 @@
 
 ADE20's real-data experiment (its Fig. 3) uses the HyunCatherines data of the SQUARE benchmark:
 each crowd worker is an arm whose mean is the worker's **error rate**, the fraction of the
-worker's labels that differ from the gold answer. The project cannot download the data, so the
-book draws Fig. 3 from a seeded stand-in (:func:`bandit_lib.ade20.instances.hcb_like`); this module
-lets a user with a local copy run the same experiment on the real thing.
+worker's labels that differ from the gold answer. The book ships HCB (``data/raw/hcb``, MIT
+licence) and draws Fig. 3 from it through this loader
+(:func:`bandit_lib.ade20.instances.hcb_error_rates`).
 
 Format (plain text, one record per line, fields separated by any whitespace):
 
@@ -33,7 +33,7 @@ from pathlib import Path
 
 import numpy as np
 
-from bandit_lib.checks import check_choice, check_int
+from bandit_lib.checks import check_choice, check_int, check_text_file
 
 ORDERS = ("question worker response", "worker question response")
 
@@ -57,19 +57,43 @@ class CrowdErrorRates:
         return len(self.workers)
 
 
+def _is_number(field: str) -> bool:
+    try:
+        float(field)
+        return True
+    except ValueError:
+        return False
+
+
+def _refuse_header(path: Path, rows: list[tuple[str, ...]], first_line: str, what: str) -> None:
+    """SQUARE files have no header; a first line of words above columns of numbers is one, and
+    would silently become a fake worker or question."""
+    if len(rows) < 2:
+        return
+    first, rest = rows[0], rows[1:]
+    for c, value in enumerate(first):
+        numeric = sum(_is_number(row[c]) for row in rest)
+        if not _is_number(value) and numeric >= 0.9 * len(rest):
+            raise ValueError(
+                f"{path}:1: the first line {first_line!r} looks like a header (column {c + 1} holds "
+                f"{value!r} above numbers); SQUARE {what} files have no header line: remove it"
+            )
+
+
 def _rows(path: Path, width: int, what: str) -> list[tuple[str, ...]]:
-    if not path.is_file():
-        raise FileNotFoundError(f"{what} file not found: path={str(path)!r}")
-    rows = []
-    for number, line in enumerate(path.read_text().splitlines(), start=1):
+    text = check_text_file("path", path, what=f"SQUARE {what}")
+    rows, first_line = [], None
+    for number, line in enumerate(text.splitlines(), start=1):
         fields = line.split()
         if not fields:
             continue
         if len(fields) != width:
             raise ValueError(f"{path}:{number}: a {what} line needs {width} fields; got {len(fields)} in {line!r}")
+        first_line = line if first_line is None else first_line
         rows.append(tuple(fields))
     if not rows:
         raise ValueError(f"{what} file {path} holds no records")
+    _refuse_header(path, rows, first_line, what)
     return rows
 
 
@@ -92,6 +116,29 @@ def read_responses(path: str | Path, *, order: str = ORDERS[0]) -> list[tuple[st
     return [(q, w, r) for w, q, r in rows]
 
 
+def _check_questions_match_gold(responses, gold, rows, truth, order: str) -> None:
+    """The question column of the responses must name the gold file's questions. If the worker
+    column covers the gold questions better, the columns are swapped (the file is in the other
+    ``order``; both columns may hold small integers, so it is coverage that tells them apart)."""
+    questions = {q for q, _, _ in rows}
+    workers = {w for _, w, _ in rows}
+    cover_q = len(questions & truth.keys()) / len(truth)
+    cover_w = len(workers & truth.keys()) / len(truth)
+    if cover_w > 2 * cover_q and cover_w >= 0.5:
+        other = ORDERS[1 - ORDERS.index(order)]
+        raise ValueError(
+            f"the columns of {responses} look swapped: its worker column names {cover_w:.0%} of the gold file's "
+            f"questions and its question column only {cover_q:.0%} ({len(workers)} 'workers' for "
+            f"{len(questions)} 'questions'); read it with order={other!r}"
+        )
+    if cover_q == 0:
+        example = next(iter(truth))
+        raise ValueError(
+            f"the question ids of {responses} do not match the gold file {gold}: none of its {len(rows)} rows "
+            f"names a question that has a gold answer (e.g. {rows[0][0]!r}; the gold file has e.g. {example!r})"
+        )
+
+
 def _sort_key(ident: str):
     return (0, int(ident), "") if ident.lstrip("-").isdigit() else (1, 0, ident)
 
@@ -107,6 +154,7 @@ def worker_error_rates(
     min_labels = check_int("min_labels", min_labels, minimum=1)
     truth = read_gold(gold)
     rows = read_responses(responses, order=order)
+    _check_questions_match_gold(responses, gold, rows, truth, order)
     labels: dict[str, int] = {}
     errors: dict[str, int] = {}
     seen: set[str] = set()

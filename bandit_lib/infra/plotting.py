@@ -64,11 +64,26 @@ def use_style() -> None:
 
 
 def method_color(name: str):
-    """The colour of a method; an unknown name gets a stable colour from the palette."""
+    """The colour of a method; a variant ``"RR (Agresti–Coull)"`` has its method's colour (see
+    :func:`method_linestyle`), and an unknown name gets a stable colour from the palette."""
     if name in METHOD_COLORS:
         return METHOD_COLORS[name]
+    base = name.split(" (")[0]
+    if base in METHOD_COLORS:
+        return METHOD_COLORS[base]
     index = int(hashlib.sha256(name.encode()).hexdigest(), 16) % len(_PALETTE)
     return _PALETTE[index]
+
+
+def method_linestyle(name: str) -> str:
+    """Solid for a method as its paper runs it; dashed for a variant under another reading of an
+    unstated setting (a name with a parenthesis, such as ``"RR (Agresti–Coull)"``)."""
+    return "--" if " (" in name else "-"
+
+
+def mark_data(ax: plt.Axes, text: str) -> None:
+    """Say in a panel's corner which data it was drawn from."""
+    mark_synthetic(ax, text)
 
 
 def mark_synthetic(ax: plt.Axes, text: str = "synthetic stand-in") -> None:

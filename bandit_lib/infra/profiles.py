@@ -9,6 +9,11 @@
 
 ``BANDIT_RESULTS`` overrides the result root for either profile (tests point it at a temporary
 directory). ``BANDIT_PROGRESS=0`` turns progress bars off (the book build and the tests do).
+
+Real data sets live in ``data/raw/<name>/`` (HCB is committed there; ``make data`` fetches
+polblogs there), or in ``BANDIT_DATA/<name>/`` when that variable names a folder: see
+:func:`find_data`. Which copy was read never changes a number: each data set's loader checks the
+content against the content the code pins (and refuses any other).
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ PROFILES = ("quick", "full")
 PROFILE_ENV = "BANDIT_PROFILE"
 RESULTS_ENV = "BANDIT_RESULTS"
 PROGRESS_ENV = "BANDIT_PROGRESS"
+DATA_ENV = "BANDIT_DATA"
 
 
 def repo_root() -> Path:
@@ -60,3 +66,23 @@ def results_root(profile: str | None = None) -> Path:
 def progress_enabled() -> bool:
     """False when ``BANDIT_PROGRESS=0``."""
     return os.environ.get(PROGRESS_ENV, "1").strip() not in {"0", "false", "no", "off"}
+
+
+def data_dirs() -> list[Path]:
+    """Where real data sets are looked for, in order: ``$BANDIT_DATA`` (if set), ``data/raw``."""
+    dirs = []
+    override = os.environ.get(DATA_ENV)
+    if override:
+        dirs.append(Path(override).expanduser().resolve())
+    dirs.append(repo_root() / "data" / "raw")
+    return dirs
+
+
+def find_data(name: str, *files: str) -> Path | None:
+    """The folder ``<dir>/<name>`` of the first data directory (see :func:`data_dirs`) that holds
+    every one of ``files``, or None when no copy is there."""
+    for folder in data_dirs():
+        candidate = folder / name
+        if all((candidate / f).is_file() for f in files):
+            return candidate
+    return None

@@ -69,8 +69,7 @@ def rerun_markdown(paper: str, *, jobs: int = 2) -> str:
 
 This page was built with the **{profile}** profile: {built}.
 
-- **Quick** (small instances, under a minute): `BANDIT_PROFILE=quick .venv/bin/jupytext --execute {notebook}`
-  (after `make test` or `make book` has created `.venv`).
+- **Quick** (small instances, under a minute): `make chapter CHAPTER={paper}`.
 - **Paper scale**: `make reproduce PAPER={paper}` computes what is missing or stale; recomputing
   everything (`--recompute`) took {_duration(cost.compute_seconds)} of compute in the cached
   records, about {_duration(cost.compute_seconds / jobs)} of wall time on {jobs} cores.

@@ -27,26 +27,36 @@ from pathlib import Path
 
 import numpy as np
 
-from bandit_lib.checks import check_int
+from bandit_lib.checks import check_int, check_text_file
 
 NOT_RATED = 99.0
 LOW, HIGH = -10.0, 10.0
 
 
+def _delimiter(lines: list[str]) -> str:
+    """The separator of a text export: the one of ``, ; tab`` that splits the first lines into the
+    same number of fields, the most fields (a real-size row is over 500 characters, so a fixed-size
+    sample would cut it: whole lines are compared)."""
+    sample = [line for line in lines[:20] if line.strip()]
+    best, best_width = ",", 1
+    for delimiter in (",", ";", "\t"):
+        widths = {len(line.split(delimiter)) for line in sample}
+        if len(widths) == 1 and (width := widths.pop()) > best_width:
+            best, best_width = delimiter, width
+    return best
+
+
 def _rows_from_text(path: Path) -> list[list[str]]:
-    text = path.read_text()
-    sample = text[:4096]
-    try:
-        dialect = csv.Sniffer().sniff(sample, delimiters=",;\t")
-        delimiter = dialect.delimiter
-    except csv.Error:
-        delimiter = ","
-    return [row for row in csv.reader(text.splitlines(), delimiter=delimiter) if any(cell.strip() for cell in row)]
+    lines = check_text_file("path", path, what="Jester ratings").splitlines()
+    delimiter = _delimiter(lines)
+    return [row for row in csv.reader(lines, delimiter=delimiter) if any(cell.strip() for cell in row)]
 
 
 def _rows_from_excel(path: Path) -> list[list[str]]:
     import pandas as pd
 
+    if not path.is_file():
+        raise FileNotFoundError(f"no Jester ratings file at path={str(path)!r}")
     engine = "xlrd" if path.suffix.lower() == ".xls" else "openpyxl"
     try:
         frame = pd.read_excel(path, header=None, engine=engine)
@@ -62,8 +72,6 @@ def load_jester(path, *, n_jokes: int = 100) -> np.ndarray:
     """Ratings of a Jester dataset-1 file: shape (users, n_jokes), NaN where not rated."""
     path = Path(path)
     n_jokes = check_int("n_jokes", n_jokes, minimum=1)
-    if not path.is_file():
-        raise FileNotFoundError(f"no Jester ratings file at {path}")
     rows = _rows_from_excel(path) if path.suffix.lower() in (".xls", ".xlsx") else _rows_from_text(path)
     if not rows:
         raise ValueError(f"{path}: the file holds no rows")
@@ -72,6 +80,12 @@ def load_jester(path, *, n_jokes: int = 100) -> np.ndarray:
         if len(row) != n_jokes + 1:
             raise ValueError(
                 f"{path}, row {r}: expected {n_jokes + 1} columns (a count, then {n_jokes} ratings); got {len(row)}"
+            )
+        blank = [c for c, cell in enumerate(row, start=1) if not cell.strip()]
+        if blank:
+            raise ValueError(
+                f"{path}, row {r}, column {blank[0]}: the cell is blank; in Jester a joke that was not rated "
+                "is written 99, not left empty"
             )
         try:
             values = np.array([float(cell) for cell in row])
@@ -121,7 +135,11 @@ def jester_summary(ratings) -> dict:
     """Statistics to check a loaded copy against the published description of dataset 1
     (24,983 users, 100 jokes, every user with at least 36 ratings)."""
     R = np.asarray(ratings, dtype=np.float64)
+    if R.ndim != 2 or R.size == 0:
+        raise ValueError(f"ratings must be a non-empty 2-D array (users, jokes); got shape {R.shape}")
     rated = ~np.isnan(R)
+    if not rated.any():
+        raise ValueError(f"ratings hold no rating at all (every one of the {R.size} cells is NaN)")
     return {
         "users": int(R.shape[0]),
         "jokes": int(R.shape[1]),

@@ -19,13 +19,14 @@ same structure as the stand-in: ``region_sizes`` and one :class:`~bandit_lib.zhu
 
 from __future__ import annotations
 
+import io
 import re
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from bandit_lib.checks import check_int, check_positive
+from bandit_lib.checks import check_int, check_positive, check_text_file
 from bandit_lib.zhuang17.twitter_like import Keyword, TwitterLike
 
 #: The columns a tweets CSV must have.
@@ -36,9 +37,11 @@ def load_tweets(source) -> pd.DataFrame:
     """Read tweets from a CSV path or a DataFrame and check the columns lat, lon, text."""
     if isinstance(source, (str, Path)):
         path = Path(source)
-        if not path.exists():
-            raise FileNotFoundError(f"no tweet file at {str(path)!r}")
-        frame = pd.read_csv(path)
+        text = check_text_file("source", path, what="tweets CSV")
+        try:
+            frame = pd.read_csv(io.StringIO(text))
+        except (pd.errors.ParserError, pd.errors.EmptyDataError) as exc:
+            raise ValueError(f"could not read {path} as CSV: {exc}") from None
     elif isinstance(source, pd.DataFrame):
         frame = source
     else:
