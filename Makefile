@@ -16,13 +16,14 @@ BOOK_ENV   := BANDIT_PROFILE=full BANDIT_PROGRESS=0
 # Tests run every notebook in the quick profile against a throw-away result store.
 TEST_ENV   := BANDIT_PROFILE=quick BANDIT_PROGRESS=0
 
-.PHONY: all book test test-lib test-notebooks fuzz lab chapter reproduce bench check-book sync lock env clean distclean help
+.PHONY: all book test test-lib test-notebooks fuzz lab chapter data reproduce bench check-book sync lock env clean distclean help
 
 help:
 	@echo "make book        build the book into book/_build/html (notebooks run from cached results)"
 	@echo "make test        unit, property and statistical tests, then nbval on every notebook (quick profile)"
 	@echo "make reproduce   recompute cached results at paper scale [PAPER=<key>|all] [EXPERIMENT=<name>] [JOBS=n] [SCHEDULER=tcp://host:port]"
 	@echo "make fuzz        property tests with random examples, ROUNDS times (failures saved to tests/hypothesis-examples)"
+	@echo "make data        fetch and check polblogs into data/raw (or POLBLOGS=<local .gml or .zip>)"
 	@echo "make lab         JupyterLab on 127.0.0.1, in notebooks/: each chapter's .md opens as a notebook"
 	@echo "make chapter     run one chapter: CHAPTER=<key> [PROFILE=quick|full], into .cache/chapters/<key>.ipynb"
 	@echo "make bench       performance benchmarks (reference vs fast engines)"
@@ -72,6 +73,11 @@ fuzz: $(STAMP)
 	for round in $$(seq $(ROUNDS)); do \
 		$(TEST_ENV) HYPOTHESIS_PROFILE=fuzz BANDIT_RESULTS=$$(mktemp -d) $(PY) -m pytest -q -o addopts="-ra --strict-markers" \
 			-n 2 --dist loadfile -m "not slow" tests || exit 1; done
+
+# The real data sets the repository may not commit (polblogs), fetched and checked into data/raw.
+POLBLOGS ?=
+data: $(STAMP)
+	$(PY) tools/data.py $(if $(POLBLOGS),--polblogs $(POLBLOGS))
 
 # JupyterLab from the project's environment; chapters (notebooks/*.md) open as notebooks (jupytext).
 lab: $(STAMP)

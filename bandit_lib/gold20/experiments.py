@@ -14,6 +14,13 @@ r"""GOLD20 chapter: the experiments of Ban & He (KDD 2020), at paper scale (spec
   prediction from the smallest outlier–normal gap.
 * ``STRICT``: the literal strict reading (< K) against the inclusive one, with K and with K − 1
   injected outliers (spec §2.5, AMBIG-2).
+* ``MARGIN``: the generator's unstated margin as an axis: the synthetic cells of n in {50, 200}
+  again with margins 1 and 3 (the figures use the smallest admissible one, 0.25).
+
+The baselines' interval family is not stated in the paper: RR and WRR run with Agresti–Coull
+intervals (ZHUANG17's experiments) in every run, and with Hoeffding/McDiarmid intervals
+(ZHUANG17's theorems) in the first :data:`HOEFFDING_RUNS` runs of every configuration; each row
+names its ``family``. (NRR and IB have no such choice.)
 
 Every method of a run shares the run's reward tape (common random numbers); test cases come from
 their own seed stream (:func:`case_seed`), so a (kind, eps, n, run) is the same instance in every
@@ -42,7 +49,7 @@ from bandit_lib.gold20.instances import GoldCase, gold_synthetic
 from bandit_lib.gold20.twitter_like import gold_twitter_keyword
 from bandit_lib.gold20.yahoo_like import DAYS, yahoo_day
 from bandit_lib.ksigma import ksigma_outliers
-from bandit_lib.zhuang17.intervals import AgrestiCoullCI
+from bandit_lib.zhuang17.intervals import AgrestiCoullCI, HoeffdingCI
 from bandit_lib.metrics import set_scores
 from bandit_lib.gold20.gold import gold
 from bandit_lib.zhuang17.ib import ib
@@ -58,6 +65,11 @@ DELTA = 0.1
 RHO = 0.9
 KS = (2.0, 2.5, 3.0)
 BASELINES = ("NRR", "IB", "RR", "WRR")
+#: The two readings of the baselines' intervals (rows say which one in ``family``).
+FAMILIES = {"Agresti–Coull": AgrestiCoullCI(), "Hoeffding": HoeffdingCI(R=1.0)}
+#: Runs of each configuration in which RR and WRR also run with Hoeffding intervals (they often
+#: reach the cap, so not all ten: the profile's time budget).
+HOEFFDING_RUNS = {"synthetic": 5, "stand-in": 2, "margin": 5}
 CASE_ENTROPY = 20200823  # the seed stream of every test case of the chapter
 TWITTER_SEED = 2020  # the Twitter-like data set
 YAHOO_SEED = 2009  # the Yahoo!-like data set
@@ -71,6 +83,7 @@ PROFILES = {
         "eps": {"grid": (1.0, 2.5, 5.0), "runs": 2, "cap": 1_000_000, "n": 50},
         "theory": {"n": (20,), "eps": (5.0,), "cases": 4, "runs": 2, "cap": 1_000_000},
         "strict": {"n": (20,), "cases": 2, "cap": 1_000_000},
+        "margin": {"n": (50,), "eps": (5.0,), "margins": (3.0,), "runs": 1, "cap": 200_000},
     },
     "full": {
         "synthetic": {"n": (20, 50, 100, 200, 400), "eps": (2.5, 5.0), "runs": 10, "cap": 10**7},
@@ -79,6 +92,7 @@ PROFILES = {
         "eps": {"grid": EPS_GRID, "runs": 10, "cap": 10**7, "n": 100},
         "theory": {"n": (20, 50, 100), "eps": (2.5, 5.0), "cases": 10, "runs": 10, "cap": 10**7},
         "strict": {"n": (20, 50), "cases": 10, "cap": 10**7},
+        "margin": {"n": (50, 200), "eps": (2.5, 5.0), "margins": (1.0, 3.0), "runs": 5, "cap": 10**7},
     },
 }
 
@@ -185,10 +199,11 @@ def gold_row(out, case: GoldCase, **tags) -> dict:
     return row
 
 
-def baseline_row(method: str, k: float, out, truth, **tags) -> dict:
+def baseline_row(method: str, k: float, out, truth, family: str = "", **tags) -> dict:
     sc = set_scores(out.output, truth)
     return {
         "method": method,
+        "family": family,
         "k": float(k),
         "pulls": int(out.pulls),
         "capped": bool(out.capped),
@@ -236,23 +251,27 @@ def run_gold(
     return gold_row(out, case, width=width, reading=reading, **tags)
 
 
-def run_baselines(tape, truth, cap: int, ks=KS, methods=BASELINES, **tags) -> list[dict]:
-    """NRR, IB, RR, WRR (rho*) with each k, Agresti–Coull intervals, on the same tape."""
-    ci = AgrestiCoullCI()
+def run_baselines(tape, truth, cap: int, ks=KS, methods=BASELINES, families=("Agresti–Coull",), **tags) -> list[dict]:
+    """NRR, IB, RR, WRR (rho*) with each k on the same tape; RR and WRR under each interval
+    family of ``families`` (see :data:`FAMILIES`)."""
     rows = []
     for k in ks:
         for method in methods:
-            t = tape.rewind()
             if method == "NRR":
-                out = nrr(t, k=k, delta=DELTA, cap=cap)
+                rows.append(baseline_row(method, k, nrr(tape.rewind(), k=k, delta=DELTA, cap=cap), truth, **tags))
             elif method == "IB":
-                out = ib(t, k=k, delta=DELTA, cap=cap)
-            elif method == "RR":
-                out = rr(t, k=k, delta=DELTA, cap=cap, ci=ci)
+                rows.append(baseline_row(method, k, ib(tape.rewind(), k=k, delta=DELTA, cap=cap), truth, **tags))
             else:
-                out = wrr(t, k=k, delta=DELTA, cap=cap, ci=ci)
-            rows.append(baseline_row(method, k, out, truth, **tags))
+                policy = rr if method == "RR" else wrr
+                for family in families:
+                    out = policy(tape.rewind(), k=k, delta=DELTA, cap=cap, ci=FAMILIES[family])
+                    rows.append(baseline_row(method, k, out, truth, family=family, **tags))
     return rows
+
+
+def families_of(run: int, kind: str) -> tuple[str, ...]:
+    """The interval families RR and WRR run under in run ``run`` of a configuration of ``kind``."""
+    return tuple(FAMILIES) if run < HOEFFDING_RUNS[kind] else ("Agresti–Coull",)
 
 
 def all_methods(seed, case: GoldCase, runs: int, cap: int, methods=BASELINES, ib_ks=KS) -> list[dict]:
@@ -262,7 +281,7 @@ def all_methods(seed, case: GoldCase, runs: int, cap: int, methods=BASELINES, ib
     for r in range(runs):
         tape = bernoulli_tape(case.means, derive(seed, "tape", r))
         rows.append(run_gold(tape, case, cap, run=r))
-        rows.extend(run_baselines(tape, case.outliers, cap, methods=others, run=r))
+        rows.extend(run_baselines(tape, case.outliers, cap, methods=others, families=families_of(r, "stand-in"), run=r))
         if "IB" in methods:
             rows.extend(run_baselines(tape, case.outliers, cap, ks=tuple(ib_ks), methods=("IB",), run=r))
     return rows
@@ -288,12 +307,12 @@ def case_summary(case: GoldCase) -> dict:
 # ------------------------------------------------------------------------------ Figs 2-3
 
 
-def compute_synthetic(seed, kind: str, eps: float, n: int, run: int, cap: int) -> dict:
+def compute_synthetic(seed, kind: str, eps: float, n: int, run: int, cap: int, families: list) -> dict:
     case = synthetic_case(kind, eps, n, run)
     rows = []
     tape = bernoulli_tape(case.means, derive(seed, "tape"))
     rows.append(run_gold(tape, case, cap, run=run))
-    rows.extend(run_baselines(tape, case.outliers, cap, run=run))
+    rows.extend(run_baselines(tape, case.outliers, cap, families=tuple(families), run=run))
     return {"case": case_summary(case), "rows": rows}
 
 
@@ -301,7 +320,17 @@ def plan_synthetic(profile: str) -> list[Unit]:
     cfg = PROFILES[profile]["synthetic"]
     # Largest n first, so that the longest units start first on the workers.
     return [
-        Unit(f"{kind},eps={eps:g},n={n},run={r}", {"kind": kind, "eps": eps, "n": n, "run": r, "cap": cfg["cap"]})
+        Unit(
+            f"{kind},eps={eps:g},n={n},run={r}",
+            {
+                "kind": kind,
+                "eps": eps,
+                "n": n,
+                "run": r,
+                "cap": cfg["cap"],
+                "families": list(families_of(r, "synthetic")),
+            },
+        )
         for n in sorted(cfg["n"], reverse=True)
         for kind in ("intermediate", "upper")
         for eps in cfg["eps"]
@@ -540,6 +569,48 @@ THEORY = Experiment(
     entropy=202007,
     chapter=CHAPTER,
     figures=(Figure("Theory", "error rate vs delta; pulls vs Theorem 5.7 and vs the fixed-point prediction"),),
+)
+
+
+# ------------------------------------------------------------------------------ the generator's margin
+
+
+def compute_margin(seed, kind: str, eps: float, n: int, margin: float, run: int, cap: int) -> dict:
+    """GOLD, RR and WRR (both interval families, every k) on the synthetic case of (kind, eps, n,
+    run) drawn with another ``margin``: the outlier block ``(1+eps)(1+margin)D`` beyond the normal arms."""
+    case = synthetic_case(kind, eps, n, run, margin=margin)
+    tape = bernoulli_tape(case.means, derive(seed, "tape"))
+    rows = [run_gold(tape, case, cap, run=run, margin=margin)]
+    rows.extend(
+        run_baselines(tape, case.outliers, cap, methods=("RR", "WRR"), families=tuple(FAMILIES), run=run, margin=margin)
+    )
+    return {"case": case_summary(case), "rows": rows}
+
+
+def plan_margin(profile: str) -> list[Unit]:
+    cfg = PROFILES[profile]["margin"]
+    return [
+        Unit(
+            f"{kind},eps={eps:g},n={n},margin={m:g},run={r}",
+            {"kind": kind, "eps": eps, "n": n, "margin": m, "run": r, "cap": cfg["cap"]},
+        )
+        for n in sorted(cfg["n"], reverse=True)
+        for kind in ("intermediate", "upper")
+        for eps in cfg["eps"]
+        for m in cfg["margins"]
+        for r in range(cfg["runs"])
+    ]
+
+
+MARGIN = Experiment(
+    paper=PAPER,
+    name="margin",
+    title="The generator's margin: GOLD, RR and WRR with margins 1 and 3",
+    compute=compute_margin,
+    plan=plan_margin,
+    entropy=202009,
+    chapter=CHAPTER,
+    figures=(Figure("Margin panel", "GOLD's cost and the baselines' with the outlier block further out"),),
 )
 
 

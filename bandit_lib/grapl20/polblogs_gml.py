@@ -41,6 +41,18 @@ _GRAPH_OPEN = re.compile(r"\bgraph\s*\[")
 ORIGINAL_EDGE_RECORDS = 19090
 ORIGINAL_COMPONENT_EDGES = 16717
 
+#: What the book's copy of polblogs is (Newman's polblogs.zip): a copy that differs in any of these
+#: is not the graph the book's Fig. 3 was computed from, and :func:`check_polblogs` refuses it.
+POLBLOGS_CONTENT = {
+    "file nodes": 1490,
+    "file edge records": ORIGINAL_EDGE_RECORDS,
+    "component nodes": 1222,
+    "component liberal": 586,
+    "component conservative": 636,
+    "component edges": ORIGINAL_COMPONENT_EDGES,
+    "component weight": 19089.0,
+}
+
 
 def parse_polblogs_gml(text: str, *, source: str = "the GML text") -> tuple[nx.Graph, np.ndarray]:
     """:func:`load_polblogs_gml` on the text of a GML file (``source`` names it in errors)."""
@@ -82,6 +94,51 @@ def parse_polblogs_gml(text: str, *, source: str = "the GML text") -> tuple[nx.G
     graph = largest_component(graph)
     means = np.array([float(graph.nodes[v]["value"]) for v in graph.nodes])
     return graph, means
+
+
+def polblogs_content(text: str, *, source: str = "the GML text") -> dict:
+    """The counts of :data:`POLBLOGS_CONTENT` for a GML text."""
+    found = _GRAPH_OPEN.search(text)
+    if found is None:
+        raise ValueError(f"{source} is not a GML graph: no 'graph [' block found")
+    records = len(re.findall(r"\bedge\s*\[", text))
+    nodes = len(re.findall(r"\bnode\s*\[", text))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the record count below says it more precisely
+        graph, means = parse_polblogs_gml(text, source=source)
+    return {
+        "file nodes": nodes,
+        "file edge records": records,
+        "component nodes": graph.number_of_nodes(),
+        "component liberal": int((means == 0).sum()),
+        "component conservative": int((means == 1).sum()),
+        "component edges": graph.number_of_edges(),
+        "component weight": float(sum(w for _, _, w in graph.edges(data="weight"))),
+    }
+
+
+def check_polblogs(text: str, *, source: str = "the GML text") -> dict:
+    """The content counts of a polblogs GML text, after checking them against
+    :data:`POLBLOGS_CONTENT`; a copy that differs is refused with the numbers that differ."""
+    content = polblogs_content(text, source=source)
+    wrong = {k: (content[k], v) for k, v in POLBLOGS_CONTENT.items() if content[k] != v}
+    if wrong:
+        detail = "; ".join(f"{k} {got} (expected {want})" for k, (got, want) in wrong.items())
+        hint = (
+            " It looks de-duplicated: the original repeats some links."
+            if content["file edge records"] < ORIGINAL_EDGE_RECORDS and content["component nodes"] == 1222
+            else ""
+        )
+        raise ValueError(f"{source} is not the polblogs.gml this book was computed from: {detail}.{hint}")
+    return content
+
+
+def load_polblogs_checked(path) -> tuple[nx.Graph, np.ndarray, dict]:
+    """``(graph, means, content)`` of a polblogs copy that passes :func:`check_polblogs`."""
+    text = check_text_file("path", path, what="GML")
+    content = check_polblogs(text, source=str(path))
+    graph, means = parse_polblogs_gml(text, source=str(path))
+    return graph, means, content
 
 
 def load_polblogs_gml(path) -> tuple[nx.Graph, np.ndarray]:

@@ -7,11 +7,15 @@ stale). Verdicts are computed by rules stated in the chapter before the numbers 
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pandas as pd
 from scipy import stats
 
 from bandit_lib.infra.plotting import method_color
+from bandit_lib.infra.scorecard import NOT_REPRODUCED as NOT
+from bandit_lib.infra.scorecard import PARTLY, REPRODUCED, Claim
 
 # The paper's Tables I and II (milliseconds, MATLAB R2014b, machine not stated): its numbers, shown
 # beside ours, never used as ours.
@@ -34,7 +38,23 @@ PAPER_TABLE_II = {
     "UCB1 on B0": 10.1,
 }
 
-REPRODUCED, PARTLY, NOT = "reproduced", "partly", "not reproduced"
+
+#: The rule of every "A beats B" claim (see :func:`beats_verdict`).
+BEATS_RULE = (
+    "lower mean regret at every horizon and paired 95% interval of A − B below 0 at the largest: reproduced; "
+    "that interval below 0, or lower at most horizons: partly"
+)
+
+
+def claim(where: str, text: str, ours: str, verdict: str, *, paper: str | None = None, rule: str | None = None) -> Claim:
+    """A scorecard row of this chapter. A rule written into the claim as "(rule: ...)" is moved to
+    the rule column; "A beats B" claims get :data:`BEATS_RULE`."""
+    found = re.search(r"\s*\(rule: (.*)\)\s*$", text)
+    if found:
+        text, rule = text[: found.start()], rule or found.group(1)
+    if rule is None and " beats " in text:
+        rule = BEATS_RULE
+    return Claim(f"{where}: {text}", paper or text, ours, verdict, rule or "stated in the claim")
 
 
 def base_name(policy: str) -> str:

@@ -230,7 +230,7 @@ def _resum(s, m, yhat, family, z2lo, st_b2, st_d, st_inv):
     return S1, g * n * Y, S2, g * S2, Y, y0, W0, e0, W1, e1, W2, e2, pmax
 
 
-# The margins of a window's certificates (see :func:`_margins`), by name: ``valid`` (1.0 when they
+# The margins of a window's certificates (see ``_margins``), by name: ``valid`` (1.0 when they
 # could be computed, else 0.0), ``TH`` (bound on |theta_ref - th_f|), ``MAG`` (bound on the
 # magnitudes in the reference's comparisons), ``EQ``, ``MLO``, ``MHI``, ``F``, ``RR`` (the
 # Agresti-Coull threshold radius' bounds) and ``C_LO``, ``C_HI`` (the Hoeffding ones).
@@ -277,7 +277,7 @@ def _margins(
     (Hoeffding: C_LO (q - 2 eW0) <= beta_th_ref^2 <= C_HI (q + 2 eW0), q = sum 1/m_i). The terms
     bound the fast sums' rounding, the reference's own sequential sums (gamma_n bounds, doubled),
     and the Lipschitz constants of c_i in (mu, sigma), using |yhat_i - mu| <= sqrt(n-1) sigma
-    (Samuelson's inequality). Returns the :data:`Margins`.
+    (Samuelson's inequality). Returns the :class:`Margins`.
     """
     g = _gamma(n)
     # mu_f = S1 * fl(1/n) and S2 * fl(1/n) carry 3u relative rounding each
@@ -362,7 +362,7 @@ def _q(mu_f, sig_f, W0, W1, W2, y0, inv_nn, k, family, th_mode):
 def certify_step(y, b_lo, b_hi, th_f, q, mg, eq_inv, family):
     """+1 if an arm (yhat y, radius in [b_lo, b_hi]) is surely active under Eq. (2), -1 if surely
     inactive, 0 if undecided, for every reference value theta in th_f +- TH and beta_th in its
-    certified range (``mg``: the :data:`Margins` of :func:`_margins`; ``q`` from :func:`_q`, or a negative
+    certified range (``mg``: the :class:`Margins` of ``_margins``; ``q`` from ``_q``, or a negative
     number if not computed yet, in which case only the test that needs no beta_th is made and 2 is
     returned when q is needed; ``eq_inv`` = the window's bound on the rounding of sum 1/m_i,
     Hoeffding only). The 8u * magnitude term absorbs the rounding of the reference's comparisons

@@ -1,11 +1,14 @@
-"""GRAPL20 computations of Fig. 3: the political-blogs stand-in, a local copy of the real graph,
-and Zachary's karate club (the ``fig3_polblogs`` experiment)."""
+"""GRAPL20 computations of Fig. 3: the real political-blogs graph (``make data`` fetches it into
+data/raw/polblogs), its seeded stand-in, and Zachary's karate club (the ``fig3_polblogs`` experiment)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 
-from bandit_lib.grapl20.polblogs_gml import load_polblogs_gml
+from bandit_lib.grapl20.polblogs_gml import load_polblogs_checked, load_polblogs_gml
+from bandit_lib.infra.profiles import find_data
 from bandit_lib.grapl20.estimator import graph_system
 from bandit_lib.grapl20.karate import karate_club
 from bandit_lib.grapl20.polblogs_like import graph_statistics, polblogs_like
@@ -27,16 +30,46 @@ from bandit_lib.seeding import derive
 from bandit_lib.tapes import gaussian_tape
 
 
+def polblogs_path() -> Path | None:
+    """The real polblogs.gml, if ``make data`` (or BANDIT_DATA) provided it."""
+    folder = find_data("polblogs", "polblogs.gml")
+    return None if folder is None else folder / "polblogs.gml"
+
+
+def fig3_source(data: str) -> dict:
+    """Which data a Fig. 3 unit is drawn from (recorded in its payload)."""
+    if data == "polblogs":
+        _, _, content = load_polblogs_checked(_require_polblogs())
+        return {"data": "political blogs (Adamic & Glance 2005), real", **content}
+    if data == "karate":
+        return {"data": "Zachary's karate club (networkx), real"}
+    return {"data": "political-blogs stand-in (synthetic)"}
+
+
+def _require_polblogs() -> Path:
+    path = polblogs_path()
+    if path is None:
+        raise FileNotFoundError(
+            "the real polblogs.gml is not in data/raw/polblogs (nor in $BANDIT_DATA/polblogs): run `make data` "
+            "(or `make data POLBLOGS=/path/to/polblogs.zip`)"
+        )
+    return path
+
+
 def fig3_instance(data: str, sizes=(586, 636)):
-    """``(graph, means)``: ``"standin"`` (the seeded synthetic stand-in), ``"karate"`` (real data
-    shipped with networkx), or ``"gml:<path>"`` (a local copy of the real ``polblogs.gml``)."""
+    """``(graph, means)``: ``"polblogs"`` (the real graph, checked), ``"standin"`` (the seeded
+    synthetic stand-in), ``"karate"`` (real data shipped with networkx), or ``"gml:<path>"`` (any
+    GML file of the same layout)."""
+    if data == "polblogs":
+        graph, means, _ = load_polblogs_checked(_require_polblogs())
+        return graph, means
     if data == "standin":
         return polblogs_like(STANDIN_SEED, sizes=tuple(sizes))
     if data == "karate":
         return karate_club()
     if isinstance(data, str) and data.startswith("gml:"):
         return load_polblogs_gml(data[4:])
-    raise ValueError(f"data must be 'standin', 'karate' or 'gml:<path to polblogs.gml>'; got data={data!r}")
+    raise ValueError(f"data must be 'polblogs', 'standin', 'karate' or 'gml:<path to polblogs.gml>'; got data={data!r}")
 
 
 def compute_fig3(seed, data: str, part: str, gammas: list, trials: int, sizes: list, solver: str = "cg") -> dict:
@@ -50,7 +83,7 @@ def compute_fig3(seed, data: str, part: str, gammas: list, trials: int, sizes: l
     n = len(means)
     system = graph_system(graph, LAM)
     tape = gaussian_tape(means, 0.0, derive(seed, "tape"))  # sigma = 0: the reward is the label
-    payload = {"n_arms": n, "statistics": graph_statistics(graph, means)}
+    payload = {"n_arms": n, "statistics": graph_statistics(graph, means), "source": fig3_source(data)}
     grid = np.arange(1, n + 1)
     if part == "grapl":
         runs = []

@@ -47,15 +47,23 @@ METHODS = ("NRR", "IB", "RR", "WRR")
 
 PROFILES = {
     "quick": {
-        "synthetic": {"n": (20, 50), "k": (2.5,), "cases": 2, "runs": 2, "cap": 200_000},
-        "twitter": {"keywords": 2, "runs": 2, "cap": 200_000},
+        "synthetic": {"n": (20, 50), "k": (2.5,), "cases": 2, "runs": 2, "cap": 200_000, "hoeffding_runs": 1},
+        "twitter": {"keywords": 2, "runs": 2, "cap": 200_000, "hoeffding_runs": 1},
         "rho": {"rhos": (1.5, 3.0), "cases": 2, "runs": 2, "cap": 200_000},
         "theory": {"configs": ((10, 2.0),), "cases": 2, "runs": 10, "cap": 2_000_000},
         "ablations": {"n": (20,), "cases": 1, "runs": 2, "cap": 200_000},
     },
     "full": {
-        "synthetic": {"n": (20, 50, 100, 200), "k": (2.0, 2.5, 3.0), "cases": 10, "runs": 10, "cap": 10**7},
-        "twitter": {"keywords": 20, "runs": 10, "cap": 10**7},
+        # RR and WRR also with the theorems' Hoeffding intervals in 3 of the 10 runs (time budget)
+        "synthetic": {
+            "n": (20, 50, 100, 200),
+            "k": (2.0, 2.5, 3.0),
+            "cases": 10,
+            "runs": 10,
+            "cap": 10**7,
+            "hoeffding_runs": 3,
+        },
+        "twitter": {"keywords": 20, "runs": 10, "cap": 10**7, "hoeffding_runs": 3},
         "rho": {"rhos": (1.5, 2.0, 2.5, 3.0, 3.5, 4.0, 4.5, 5.0), "cases": 10, "runs": 10, "cap": 10**7},
         "theory": {"configs": ((10, 2.0), (15, 2.0), (20, 2.0), (10, 1.5)), "cases": 5, "runs": 50, "cap": 10**8},
         "ablations": {"n": (20, 50, 100), "cases": 5, "runs": 10, "cap": 10**7},
@@ -99,10 +107,13 @@ def _row(method: str, run: int, out, truth) -> dict:
     }
 
 
-def four_methods(seed, y: np.ndarray, k: float, runs: int, cap: int) -> list[dict]:
-    """NRR, IB, RR, WRR (rho*) on ``runs`` tapes of the instance y; Agresti–Coull intervals."""
+def four_methods(seed, y: np.ndarray, k: float, runs: int, cap: int, hoeffding_runs: int = 0) -> list[dict]:
+    """NRR, IB, RR, WRR (rho*) on ``runs`` tapes of the instance y, with Agresti–Coull intervals
+    (the paper's experiments); in the first ``hoeffding_runs`` runs also RR and WRR with the
+    Hoeffding/McDiarmid intervals of its theorems (rows ``"RR (Hoeffding)"``, ``"WRR (Hoeffding)"``)."""
     truth = ksigma_outliers(y, k)
     ci = AgrestiCoullCI()
+    hoeffding = HoeffdingCI(R=1.0)
     rows = []
     for r in range(runs):
         tape = bernoulli_tape(y, derive(seed, "tape", r))
@@ -117,21 +128,36 @@ def four_methods(seed, y: np.ndarray, k: float, runs: int, cap: int) -> list[dic
             else:
                 out = wrr(t, k=k, delta=DELTA, cap=cap, ci=ci)
             rows.append(_row(method, r, out, truth))
+        if r < hoeffding_runs:
+            for name, policy in (("RR", rr), ("WRR", wrr)):
+                out = policy(tape.rewind(), k=k, delta=DELTA, cap=cap, ci=hoeffding)
+                rows.append(_row(f"{name} (Hoeffding)", r, out, truth))
     return rows
 
 
 # ------------------------------------------------------------------------------ Fig. 1
 
 
-def compute_synthetic(seed, n: int, k: float, case: int, runs: int, cap: int) -> dict:
+def compute_synthetic(seed, n: int, k: float, case: int, runs: int, cap: int, hoeffding_runs: int = 0) -> dict:
     c = synthetic_case(n, k, case)
-    return {"case": {**_summary(c.means, k), "tries": c.tries}, "rows": four_methods(seed, c.means, k, runs, cap)}
+    rows = four_methods(seed, c.means, k, runs, cap, hoeffding_runs)
+    return {"case": {**_summary(c.means, k), "tries": c.tries}, "rows": rows}
 
 
 def plan_synthetic(profile: str) -> list[Unit]:
     cfg = PROFILES[profile]["synthetic"]
     return [
-        Unit(f"n={n},k={k},case={c}", {"n": n, "k": k, "case": c, "runs": cfg["runs"], "cap": cfg["cap"]})
+        Unit(
+            f"n={n},k={k},case={c}",
+            {
+                "n": n,
+                "k": k,
+                "case": c,
+                "runs": cfg["runs"],
+                "cap": cfg["cap"],
+                "hoeffding_runs": cfg["hoeffding_runs"],
+            },
+        )
         for n in cfg["n"]
         for k in cfg["k"]
         for c in range(cfg["cases"])
@@ -157,7 +183,9 @@ SYNTHETIC = Experiment(
 # ------------------------------------------------------------------------------ Fig. 2
 
 
-def compute_twitter(seed, keyword: int, k: float, runs: int, cap: int, data_seed: int, n_keywords: int) -> dict:
+def compute_twitter(
+    seed, keyword: int, k: float, runs: int, cap: int, data_seed: int, n_keywords: int, hoeffding_runs: int = 0
+) -> dict:
     data = twitter_like(data_seed, n_keywords=n_keywords, k=k)
     kw = data.keywords[keyword]
     summary = {
@@ -167,7 +195,7 @@ def compute_twitter(seed, keyword: int, k: float, runs: int, cap: int, data_seed
         "hotspots": len(kw.hotspots),
         "redraws": kw.redraws,
     }
-    return {"case": summary, "rows": four_methods(seed, kw.means, k, runs, cap)}
+    return {"case": summary, "rows": four_methods(seed, kw.means, k, runs, cap, hoeffding_runs)}
 
 
 def plan_twitter(profile: str) -> list[Unit]:
@@ -183,6 +211,7 @@ def plan_twitter(profile: str) -> list[Unit]:
                 "cap": cfg["cap"],
                 "data_seed": TWITTER_SEED,
                 "n_keywords": n_kw,
+                "hoeffding_runs": cfg["hoeffding_runs"],
             },
         )
         for w in range(cfg["keywords"])
