@@ -235,6 +235,17 @@ def test_fingerprint_survives_a_move_but_not_a_change_of_an_imported_module(toy_
     assert moved.closure() == {f"{m}.a", f"{m}.deep.place.b", f"{m}.util.helpers"}
 
 
+def test_fingerprint_ignores_how_imports_are_grouped_and_ordered_but_not_what_they_bind(toy_package):
+    b = "def g(x):\n    return x\n\ndef h(x):\n    return -x\n"
+    code = "\n\ndef f(x):\n    return np.sum(g(x)) + h(x)\n"
+    one = toy_package("toy_i1", {"b.py": b, "a.py": "import numpy as np\nfrom toy_i1.b import g, h" + code})
+    two = toy_package(
+        "toy_i2", {"b.py": b, "a.py": "from toy_i2.b import h\nfrom toy_i2.b import g\n\nimport numpy as np" + code}
+    )
+    three = toy_package("toy_i3", {"b.py": b, "a.py": "import numpy as np\nfrom toy_i3.b import h as g, g as h" + code})
+    assert one.digest() == two.digest() != three.digest()
+
+
 def test_fingerprint_follows_the_import_closure_and_skips_infrastructure():
     closure = import_closure("bandit_lib.foundations.experiments")
     assert {"bandit_lib.tapes", "bandit_lib.radii", "bandit_lib.special"} <= set(closure)

@@ -7,8 +7,9 @@ digest* over that module's imports inside ``bandit_lib``:
   every import of a ``bandit_lib`` module replaced by the digest of the module it points to
   (and the name it binds);
 * so a module's digest changes when its own code changes or when any module it imports changes,
-  transitively, but *not* when a module is moved or renamed: where code lives is not what it
-  computes.
+  transitively, but *not* when a module is moved or renamed, nor when its imports are regrouped or
+  reordered (each run of top-level imports counts as one import per name, sorted by the name it
+  binds): where code lives, and how its imports are laid out, is not what it computes.
 
 Editing a comment or a docstring, or moving a module, keeps cached results valid; any change to
 code that can affect a number (an algorithm, a tape, a radius, a generator) makes the result
@@ -111,9 +112,45 @@ class _Parsed:
     bindings: dict[str, tuple[str, str]]
 
 
+def _canonical_imports(tree: ast.Module) -> ast.Module:
+    """Each run of consecutive top-level import statements as one statement per imported name,
+    sorted by the name it binds: how imports are grouped and ordered (what a formatter changes)
+    is not code."""
+
+    def bound(node) -> tuple:
+        alias = node.names[0]
+        if isinstance(node, ast.Import):
+            return (alias.asname or alias.name.split(".")[0], "" if _in_package(alias.name) else alias.name, "")
+        external = node.level == 0 and not _in_package(node.module or "")
+        return (alias.asname or alias.name, node.module if external else "", alias.name if external else "")
+
+    body, run = [], []
+
+    def flush() -> None:
+        single = [
+            ast.Import(names=[a])
+            if isinstance(n, ast.Import)
+            else ast.ImportFrom(module=n.module, names=[a], level=n.level)
+            for n in run
+            for a in n.names
+        ]
+        body.extend(sorted(single, key=bound))
+        run.clear()
+
+    for node in tree.body:
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            run.append(node)
+        else:
+            flush()
+            body.append(node)
+    flush()
+    tree.body = body
+    return tree
+
+
 @lru_cache(maxsize=4096)
 def _parse_text(text: str, name: str, is_package: bool) -> _Parsed:
-    tree = _strip_docstrings(ast.parse(text, filename=name))
+    tree = _canonical_imports(_strip_docstrings(ast.parse(text, filename=name)))
     anchor = name + ".__init__" if is_package else name
     bindings: dict[str, tuple[str, str]] = {}
     for node in tree.body:
