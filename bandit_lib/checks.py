@@ -229,5 +229,5 @@ def check_text_file(name: str, path: Any, *, what: str = "data") -> str:
         return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise ValueError(
-            f"{path} is not UTF-8 text (byte {exc.start}: {raw[exc.start:exc.start + 1]!r}); a {what} file must be plain text"
+            f"{path} is not UTF-8 text (byte {exc.start}: {raw[exc.start : exc.start + 1]!r}); a {what} file must be plain text"
         ) from None

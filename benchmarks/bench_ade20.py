@@ -5,10 +5,10 @@ The reference is run up to a pull cap (it would need hours for a whole run); the
 to the same cap and, separately, to the end of the run. Both make the same decisions (checked here
 once more), so pulls per second compare like for like."""
 
-from benchmarks.timing import compare
-from bandit_lib.ade20.instances import uniform_window
 from bandit_lib.ade20.ade import ade, ade_reference
+from bandit_lib.ade20.instances import uniform_window
 from bandit_lib.runner import Instance
+from benchmarks.timing import compare
 
 
 def run() -> list[dict]:

@@ -9,8 +9,8 @@ the fast engine's throughput over the whole run (to its own stop).
 
 import time
 
-from bandit_lib.gold20.instances import gold_synthetic
 from bandit_lib.gold20.gold import gold
+from bandit_lib.gold20.instances import gold_synthetic
 from bandit_lib.tapes import bernoulli_tape
 from benchmarks.timing import compare
 

@@ -4,8 +4,8 @@ reference engine does) against a numba loop over the same tape (what a fast engi
 import numpy as np
 from numba import njit
 
-from benchmarks.timing import compare
 from bandit_lib.tapes import bernoulli_tape, gaussian_tape, tape_reward
+from benchmarks.timing import compare
 
 
 @njit(cache=True)

@@ -4,12 +4,12 @@ decisions on the same reward tape (checked here on the benchmark's own runs)."""
 
 import numpy as np
 
-from benchmarks.timing import compare
-from bandit_lib.uig.instances import random_instance
-from bandit_lib.uig.protocol import simulate
-from bandit_lib.uig.lsdt_csi import LSDTCSI, run_lsdt_csi_fast
-from bandit_lib.uig.ucb1 import UCB1, run_ucb1_fast
 from bandit_lib.tapes import decision_stream, gaussian_tape
+from bandit_lib.uig.instances import random_instance
+from bandit_lib.uig.lsdt_csi import LSDTCSI, run_lsdt_csi_fast
+from bandit_lib.uig.protocol import simulate
+from bandit_lib.uig.ucb1 import UCB1, run_ucb1_fast
+from benchmarks.timing import compare
 
 
 def run() -> list[dict]:

@@ -6,13 +6,13 @@ length), the fast engine each whole run up to 3e6 pulls.
 Target: fast >= 100x reference for RR and WRR at n = 20 and n = 200.
 """
 
-from benchmarks.timing import compare
+from bandit_lib.tapes import bernoulli_tape
+from bandit_lib.zhuang17.ib import ib
 from bandit_lib.zhuang17.instances import planted_outliers
 from bandit_lib.zhuang17.intervals import AgrestiCoullCI
-from bandit_lib.zhuang17.ib import ib
 from bandit_lib.zhuang17.rr import rr
 from bandit_lib.zhuang17.wrr import wrr
-from bandit_lib.tapes import bernoulli_tape
+from benchmarks.timing import compare
 
 K = 2.5
 DELTA = 0.1

@@ -52,10 +52,20 @@ def test_scorecard_judges_every_comparison_under_both_interval_families():
     ns = [100, 200, 400]
     both = dict(ADE=[10.0, 11, 12], RR=[5.0, 20, 40], WRR=[4.0, 30, 90])
     two_a = table(ns, **both, **{"RR (Agresti–Coull)": [1.0, 2, 4], "WRR (Agresti–Coull)": [1.0, 2, 4]})
-    two_b = table([0.06, 0.09, 0.12], ADE=[5.0, 3, 2], RR=[9.0, 6, 4], WRR=[10.0, 7, 5],
-                  **{"RR (Agresti–Coull)": [1.0, 1, 1], "WRR (Agresti–Coull)": [1.0, 1, 1]})
-    three = table([2.0, 3.0], ADE=[10.0, 5], RR=[30.0, 20], WRR=[40.0, 30],
-                  **{"RR (Agresti–Coull)": [1.0, 0.5], "WRR (Agresti–Coull)": [1.0, 0.5]})
+    two_b = table(
+        [0.06, 0.09, 0.12],
+        ADE=[5.0, 3, 2],
+        RR=[9.0, 6, 4],
+        WRR=[10.0, 7, 5],
+        **{"RR (Agresti–Coull)": [1.0, 1, 1], "WRR (Agresti–Coull)": [1.0, 1, 1]},
+    )
+    three = table(
+        [2.0, 3.0],
+        ADE=[10.0, 5],
+        RR=[30.0, 20],
+        WRR=[40.0, 30],
+        **{"RR (Agresti–Coull)": [1.0, 0.5], "WRR (Agresti–Coull)": [1.0, 0.5]},
+    )
     v = _verdicts(scorecard(two_a, two_b, three, hcb_like(2026, 0).means))
     assert v["C5", "Ho"] == "reproduced" and v["C5", "Ag"] == "not reproduced"
     assert v["C4", "Ho"] == "reproduced" and v["C4", "Ag"] == "partly"  # costs flat: fall for ADE only

@@ -5,10 +5,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bandit_lib.tapes import bernoulli_tape
 from bandit_lib.zhuang17.intervals import HoeffdingCI
 from bandit_lib.zhuang17.rr import rr
 from bandit_lib.zhuang17.wrr import wrr
-from bandit_lib.tapes import bernoulli_tape
 
 CI = HoeffdingCI(R=1.0)
 

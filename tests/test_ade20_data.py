@@ -8,8 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bandit_lib.ade20.instances import crowd_summary, hcb_like, illustration_instance, uniform_window
-from bandit_lib.ksigma import ksigma_gaps, ksigma_outliers, ksigma_threshold
 from bandit_lib.ade20.square import read_gold, read_responses, worker_error_rates, write_square
+from bandit_lib.ksigma import ksigma_gaps, ksigma_outliers, ksigma_threshold
 
 FIXTURES = Path(__file__).parent / "fixtures" / "ade20_square"
 

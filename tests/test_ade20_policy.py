@@ -7,8 +7,8 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from bandit_lib.ksigma import ksigma_gaps, ksigma_outliers
 from bandit_lib.ade20.ade import PI2, ade, ade_radii, ade_reference, default_stream, level_log, variance_constant
+from bandit_lib.ksigma import ksigma_gaps, ksigma_outliers
 from bandit_lib.runner import Instance, run_policy
 from bandit_lib.tapes import bernoulli_tape, decision_stream, gaussian_tape, replay_tape
 

@@ -5,10 +5,10 @@ import math
 import numpy as np
 import pytest
 
+from bandit_lib.ade20.ade import ade
 from bandit_lib.ade20.instances import uniform_window
 from bandit_lib.ade20.theory import ade_cost_model, balance_factor, theorem2_bound
 from bandit_lib.ksigma import ksigma_gaps
-from bandit_lib.ade20.ade import ade
 from bandit_lib.runner import Instance
 
 

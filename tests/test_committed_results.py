@@ -3,8 +3,8 @@ there and match the current code, or `make book` would recompute them (slowly) o
 
 import pytest
 
-from bandit_lib.infra.registry import all_experiments
 from bandit_lib.infra.profiles import committed_results_root
+from bandit_lib.infra.registry import all_experiments
 from bandit_lib.infra.store import ResultStore
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from bandit_lib.gold20.problem import is_outlier_group, label_arms, label_groups, max_neighbourhood_distance
 from bandit_lib.gold20.instances import gold_synthetic, injected_count
+from bandit_lib.gold20.problem import is_outlier_group, label_arms, label_groups, max_neighbourhood_distance
 from bandit_lib.gold20.twitter_like import gold_twitter, gold_twitter_keyword
 from bandit_lib.gold20.yahoo_like import DAYS, TWO_SIDED, yahoo_day, yahoo_like
 

@@ -16,9 +16,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import special
 
-from bandit_lib.gold20.problem import detected_set, label_groups, ranking_correct
 from bandit_lib.gold20._engine import BERNOULLI_WIDTH, HOEFFDING_WIDTH, beta_nb, level_nb, width_scale_nb
 from bandit_lib.gold20.gold import gold, gold_reference
+from bandit_lib.gold20.problem import detected_set, label_groups, ranking_correct
 from bandit_lib.runner import Instance, run_policy
 from bandit_lib.tapes import bernoulli_tape, gaussian_tape, replay_tape
 

@@ -4,8 +4,8 @@ import networkx as nx
 import numpy as np
 import pytest
 
-from bandit_lib.grapl20.polblogs_gml import load_polblogs_gml, parse_polblogs_gml
 from bandit_lib.grapl20.karate import karate_club
+from bandit_lib.grapl20.polblogs_gml import load_polblogs_gml, parse_polblogs_gml
 from bandit_lib.grapl20.polblogs_like import graph_statistics, largest_component, polblogs_like
 from bandit_lib.grapl20.sbm import two_block_sbm
 from bandit_lib.grapl20.small_world import newman_watts_smooth, smooth_signal

@@ -7,10 +7,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bandit_lib.grapl20.estimator import graph_system
-from bandit_lib.grapl20.karate import karate_club
-from bandit_lib.grapl20.sbm import two_block_sbm
-from bandit_lib.grapl20.small_world import newman_watts_smooth
 from bandit_lib.grapl20.algorithm1 import (
     algorithm1,
     algorithm1_reference,
@@ -19,8 +15,12 @@ from bandit_lib.grapl20.algorithm1 import (
     round_robin_schedule,
 )
 from bandit_lib.grapl20.apt import apt, apt_reference
+from bandit_lib.grapl20.estimator import graph_system
 from bandit_lib.grapl20.grapl import grapl, grapl_index, grapl_reference
+from bandit_lib.grapl20.karate import karate_club
 from bandit_lib.grapl20.no_graph import no_graph
+from bandit_lib.grapl20.sbm import two_block_sbm
+from bandit_lib.grapl20.small_world import newman_watts_smooth
 from bandit_lib.tapes import bernoulli_tape, gaussian_tape
 
 

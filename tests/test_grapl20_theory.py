@@ -9,9 +9,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bandit_lib.grapl20.estimator import GraphEstimator, graph_system
+from bandit_lib.grapl20.experiments.common import first_time_at_most, last_time_above, quantile_curves, t_grid
 from bandit_lib.grapl20.theory import (
-    M_constant,
     T0,
+    M_constant,
     bound_prop22,
     bound_prop36,
     bound_thm31,
@@ -26,7 +27,6 @@ from bandit_lib.grapl20.theory import (
     lower_bound_cliques,
     smoothness_norm,
 )
-from bandit_lib.grapl20.experiments.common import first_time_at_most, last_time_above, quantile_curves, t_grid
 
 
 def clique_instance(D=20, K=50, lam=1e-5):

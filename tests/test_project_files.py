@@ -44,7 +44,10 @@ def test_notebook_pairs_do_not_drift(source):
     assert paired.exists(), f"{paired.name} is missing; run `make sync`"
     expected = jupytext.read(source)
     actual = nbformat.read(paired, as_version=4)
-    cells = lambda nb: [(c.cell_type, c.source.strip()) for c in nb.cells]
+
+    def cells(nb):
+        return [(c.cell_type, c.source.strip()) for c in nb.cells]
+
     assert cells(actual) == cells(expected), f"{paired.name} drifted from {source.name}; run `make sync`"
 
 

@@ -2,12 +2,12 @@
 
 import pytest
 
+from bandit_lib.seeding import derive
 from bandit_lib.uig.experiments import jester as uig_jester
 from bandit_lib.uig.experiments import reduction as uig_reduction
 from bandit_lib.uig.experiments import regret as uig_regret
 from bandit_lib.uig.experiments import theory as uig_theory
 from bandit_lib.uig.experiments import timing as uig_timing
-from bandit_lib.seeding import derive
 
 
 def test_reduction_counts_every_arm_at_the_extremes():

@@ -7,19 +7,19 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bandit_lib.tapes import bernoulli_tape, decision_stream, gaussian_tape
 from bandit_lib.uig.candidates import candidate_set_from_means
-from bandit_lib.uig.problem import reveal, similarity_graph
-from bandit_lib.uig.instances import random_instance
-from bandit_lib.uig.protocol import argmax_ties, simulate
 from bandit_lib.uig.ckl_ucb import CKLUCB, hop_matrix
+from bandit_lib.uig.instances import random_instance
 from bandit_lib.uig.lsdt_csi import LSDTCSI
 from bandit_lib.uig.lsdt_psi import LSDTPSI, epoch_targets, final_epoch
 from bandit_lib.uig.lsdt_ts import LSDTTSComplete, LSDTTSPartial
-from bandit_lib.uig.osub import OSUB
 from bandit_lib.uig.ossb import OSSB
+from bandit_lib.uig.osub import OSUB
+from bandit_lib.uig.problem import reveal, similarity_graph
+from bandit_lib.uig.protocol import argmax_ties, simulate
 from bandit_lib.uig.ts import ThompsonSampling, binarise
 from bandit_lib.uig.ucb1 import UCB1, run_ucb1_fast
-from bandit_lib.tapes import bernoulli_tape, decision_stream, gaussian_tape
 
 instance_st = st.tuples(
     st.integers(2, 25),  # K

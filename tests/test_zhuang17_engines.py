@@ -10,12 +10,12 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bandit_lib.zhuang17.intervals import AgrestiCoullCI, HoeffdingCI
+from bandit_lib.tapes import bernoulli_tape, gaussian_tape, replay_tape
 from bandit_lib.zhuang17._engine import run_wrr_fast
 from bandit_lib.zhuang17.ib import ib
+from bandit_lib.zhuang17.intervals import AgrestiCoullCI, HoeffdingCI
 from bandit_lib.zhuang17.rr import rr
 from bandit_lib.zhuang17.wrr import wrr
-from bandit_lib.tapes import bernoulli_tape, gaussian_tape, replay_tape
 
 CIS = [
     AgrestiCoullCI(),

@@ -6,17 +6,17 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bandit_lib.zhuang17.instances import natural, planted_outliers, uniform_gap
-from bandit_lib.zhuang17.twitter_like import twitter_like
 from bandit_lib.ksigma import ksigma_gaps, ksigma_outliers
-from bandit_lib.zhuang17.intervals import AgrestiCoullCI, HoeffdingCI, rho_star
 from bandit_lib.metrics import error_rate_within
-from bandit_lib.zhuang17.ib import ib
-from bandit_lib.zhuang17.nrr import nrr
-from bandit_lib.zhuang17.rr import rr
-from bandit_lib.zhuang17.wrr import wrr
 from bandit_lib.runner import Instance, run_policy
 from bandit_lib.tapes import bernoulli_tape, gaussian_tape
+from bandit_lib.zhuang17.ib import ib
+from bandit_lib.zhuang17.instances import natural, planted_outliers, uniform_gap
+from bandit_lib.zhuang17.intervals import AgrestiCoullCI, HoeffdingCI, rho_star
+from bandit_lib.zhuang17.nrr import nrr
+from bandit_lib.zhuang17.rr import rr
+from bandit_lib.zhuang17.twitter_like import twitter_like
+from bandit_lib.zhuang17.wrr import wrr
 
 Y = np.array([0.2, 0.22, 0.25, 0.3, 0.32, 0.35, 0.38, 0.4, 0.42, 0.95])
 

@@ -70,8 +70,10 @@ def fetch_polblogs(source: str | None, target_dir: Path) -> Path:
     with tempfile.NamedTemporaryFile("w", dir=target_dir, delete=False, suffix=".tmp") as tmp:
         tmp.write(text)
     Path(tmp.name).replace(target)
-    print(f"polblogs: {target} ({content['component nodes']} nodes, {content['component edges']} edges in the "
-          f"largest component; {content['file edge records']} edge records in the file): checks passed")
+    print(
+        f"polblogs: {target} ({content['component nodes']} nodes, {content['component edges']} edges in the "
+        f"largest component; {content['file edge records']} edge records in the file): checks passed"
+    )
     return target
 
 

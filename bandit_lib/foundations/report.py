@@ -38,5 +38,7 @@ def summarise(g: pd.DataFrame) -> pd.Series:
 def coverage_summary(cov: pd.DataFrame, nominal: float) -> pd.DataFrame:
     """:func:`summarise` for every (reward, mean, radius), with its :func:`coverage_class`."""
     summary = cov.groupby(["reward", "mean", "radius"], sort=False).apply(summarise, include_groups=False).reset_index()
-    summary["coverage"] = [coverage_class(a, w, nominal) for a, w in zip(summary["at largest m"], summary["at worst m"])]
+    summary["coverage"] = [
+        coverage_class(a, w, nominal) for a, w in zip(summary["at largest m"], summary["at worst m"])
+    ]
     return summary.astype({"worst m": int})

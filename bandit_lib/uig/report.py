@@ -46,7 +46,9 @@ BEATS_RULE = (
 )
 
 
-def claim(where: str, text: str, ours: str, verdict: str, *, paper: str | None = None, rule: str | None = None) -> Claim:
+def claim(
+    where: str, text: str, ours: str, verdict: str, *, paper: str | None = None, rule: str | None = None
+) -> Claim:
     """A scorecard row of this chapter. A rule written into the claim as "(rule: ...)" is moved to
     the rule column; "A beats B" claims get :data:`BEATS_RULE`."""
     found = re.search(r"\s*\(rule: (.*)\)\s*$", text)
