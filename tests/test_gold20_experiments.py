@@ -64,7 +64,7 @@ def test_theorem57_bound_uses_the_squared_gap():
 
 
 def test_synthetic_unit_payload():
-    p = g.compute_synthetic(derive(1, "test"), "upper", 5.0, 20, 0, 200_000)
+    p = g.compute_synthetic(derive(1, "test"), "upper", 5.0, 20, 0, 200_000, ["Agresti–Coull"])
     rows = p["rows"]
     assert len(rows) == 1 + len(g.KS) * len(g.BASELINES)
     gold_rows = [r for r in rows if r["method"] == "GOLD"]
@@ -111,7 +111,8 @@ def test_strict_unit_evaluates_both_readings():
 
 
 def test_uncapped_replays_the_synthetic_tape():
-    syn = g.compute_synthetic(g.SYNTHETIC.seed(g.SYNTHETIC.units("quick")[0]), "intermediate", 2.5, 50, 0, 200_000)
+    unit0 = g.SYNTHETIC.units("quick")[0]
+    syn = g.compute_synthetic(g.SYNTHETIC.seed(unit0), **unit0.params)
     unit = next(u for u in g.UNCAPPED.units("quick") if u.params["run"] == 0)
     unc = g.compute_uncapped(g.UNCAPPED.seed(unit), **unit.params)
     a = next(r for r in syn["rows"] if r["method"] == "GOLD")
