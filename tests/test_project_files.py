@@ -73,3 +73,12 @@ def test_the_api_reference_pages_match_the_package():
         [sys.executable, str(ROOT / "tools" / "api_pages.py"), "--check"], capture_output=True, text=True
     )
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+@pytest.mark.parametrize("source", sorted((ROOT / "notebooks").glob("*.md")), ids=lambda p: p.stem)
+def test_no_code_cell_is_swallowed_by_a_markdown_cell(source):
+    """A fence jupytext cannot pair (four backticks, say) turns the rest of a chapter into text."""
+    swallowed = [
+        c.source[:80] for c in jupytext.read(source).cells if c.cell_type == "markdown" and "```{code-cell}" in c.source
+    ]
+    assert not swallowed, f"{source.name}: code cells read as Markdown after {swallowed[0]!r}"
