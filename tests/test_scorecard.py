@@ -48,3 +48,13 @@ def test_bad_rows_name_the_bad_value():
         scorecard([])
     with pytest.raises(TypeError, match="Claim objects"):
         scorecard([("c", "p", "o", "partly", "r")])
+
+
+def test_a_verdict_shared_by_every_reading_of_one_setting_is_named_by_that_setting():
+    readings = [f"{f} intervals, k by {k}" for f in ("Hoeffding", "Agresti-Coull") for k in ("rule a", "rule b")]
+    verdicts = ["partly", "partly", "not reproduced", "reproduced"]
+    assert overall(verdicts, readings) == (
+        "reproduced under Agresti-Coull intervals, k by rule b; partly under Hoeffding intervals (all 2 readings); "
+        "not reproduced under Agresti-Coull intervals, k by rule a"
+    )
+    assert overall(["partly", "reproduced", "partly"], ["x", "y", "z"]) == "reproduced under y; partly under x / z"

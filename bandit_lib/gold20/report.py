@@ -164,3 +164,50 @@ def twitter_calibration(tw: pd.DataFrame) -> dict:
         "real Twitter (ZHUANG17)": TWITTER_IB_OVER_WRR,
         "calibrated": bool(lo / 2 <= median <= hi * 2),
     }
+
+
+def mean_exact(table: pd.DataFrame, method: str) -> float:
+    """A method's mean correctness over the cells of a table."""
+    return float(table[table.method == method]["exact"].mean())
+
+
+FAMILY_METHODS = {"Agresti–Coull": "", "Hoeffding": " (Hoeffding)"}
+
+
+def cost_claims(
+    claim: str, paper: str, df: pd.DataFrame, case_keys, against: str, target: float, *, calibrated: bool = True
+) -> list:
+    """One scorecard row per reading (interval family x k rule) of a claim "GOLD saves ``target``
+    of ``against``'s cost": our saving against the baseline where it is correct, and the verdict
+    (within ±0.10 of the paper: reproduced; above 0.20: partly; the baseline correct nowhere, or
+    the data uncalibrated: inconclusive)."""
+    from bandit_lib.infra.scorecard import INCONCLUSIVE, Claim, verdict
+
+    rows = []
+    for family, suffix in FAMILY_METHODS.items():
+        x = against + suffix
+        if x not in set(df.method):
+            continue
+        for rule in K_RULES:
+            summary = cost_summary(cost_cells(df, case_keys, x, rule))
+            saving = summary["saving vs correct baseline"]
+            if saving is None:
+                ours, v = f"{against} reaches 1 − δ in none of {summary['cells']} cells", INCONCLUSIVE
+            else:
+                ours = (
+                    f"{saving:.0%} over the {summary['correct cells']} of {summary['cells']} cells where {against} "
+                    f"reaches 1 − δ (median ratio {summary['median ratio (correct)']:.2g})"
+                )
+                v = verdict(abs(saving - target) <= 0.10, saving > 0.20, calibrated=calibrated)
+            rows.append(
+                Claim(
+                    claim,
+                    paper,
+                    ours + ("" if calibrated else "; the stand-in fails its calibration check"),
+                    v,
+                    "saving = 1 − geometric mean of T_GOLD/T_X over the cells where X is correct: within ±0.10 "
+                    "reproduced, > 0.20 partly; X never correct, or an uncalibrated stand-in: inconclusive",
+                    reading=f"{family} intervals, k by {rule}",
+                )
+            )
+    return rows

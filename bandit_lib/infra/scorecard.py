@@ -83,9 +83,24 @@ def overall(verdicts: Sequence[str], readings: Sequence[str]) -> str:
     by_verdict: dict[str, list[str]] = {}
     for v, r in zip(verdicts, readings):
         by_verdict.setdefault(v, []).append(r or "the default reading")
+    every = [r or "the default reading" for r in readings]
     return "; ".join(
-        f"{v} under {', '.join(rs)}" for v, rs in sorted(by_verdict.items(), key=lambda kv: VERDICTS.index(kv[0]))
+        f"{v} under {_readings_label(rs, every)}"
+        for v, rs in sorted(by_verdict.items(), key=lambda kv: VERDICTS.index(kv[0]))
     )
+
+
+def _readings_label(group: list[str], every: list[str]) -> str:
+    """The readings of one verdict, shortened when a reading is a combination of settings ("A, B"):
+    if the group is exactly the readings sharing some settings, those settings name it
+    ("Hoeffding intervals (all 3 readings)"); otherwise every reading is listed."""
+    parts = [r.split(", ") for r in group]
+    common = [p for p in parts[0] if all(p in q for q in parts[1:])]
+    if len(group) > 1 and common:
+        peers = [r for r in every if all(p in r.split(", ") for p in common)]
+        if len(peers) == len(group):
+            return f"{', '.join(common)} (all {len(group)} readings)"
+    return " / ".join(group)
 
 
 def summary(card: pd.DataFrame) -> pd.DataFrame:
