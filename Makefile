@@ -58,7 +58,11 @@ book: $(STAMP)
 
 test: test-lib test-notebooks
 
+LINTED := bandit_lib tests tools benchmarks
+
 test-lib: $(STAMP)
+	$(VENV)/bin/ruff check $(LINTED)
+	$(VENV)/bin/ruff format --check $(LINTED)
 	$(TEST_ENV) BANDIT_RESULTS=$$(mktemp -d) $(PY) -m pytest -n 2 --dist loadfile tests
 
 test-notebooks: $(STAMP)

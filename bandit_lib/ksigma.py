@@ -23,7 +23,6 @@ import numpy as np
 
 from bandit_lib.checks import check_nonnegative, check_vector
 
-
 # Means whose largest magnitude lies in this range give squared deviations far from under- and
 # overflow (the smallest nonzero deviation is about 1e-16 of the largest mean), so the plain
 # formula is exact to rounding there; outside it the means are rescaled first.

@@ -88,7 +88,7 @@ class Outcome:
     counts: np.ndarray
     info: dict[str, Any] = field(default_factory=dict)
 
-    def same_decisions(self, other: "Outcome") -> bool:
+    def same_decisions(self, other: "Outcome") -> bool:  # noqa: UP037  (unchanged: an edit of the syntax tree would make cached results stale)
         """Same output, same stopping pull, same pulls per arm, same cap flag."""
         return (
             self.pulls == other.pulls

@@ -24,6 +24,7 @@ import time
 
 import numpy as np
 
+from bandit_lib.ade20.ade import ade
 from bandit_lib.ade20.instances import (
     hcb_error_rates,
     hcb_like,
@@ -34,12 +35,11 @@ from bandit_lib.ade20.instances import (
 from bandit_lib.ade20.theory import ade_cost_model, balance_factor, rr_cost_model, theorem2_bound
 from bandit_lib.infra.experiment import Experiment, Figure, Unit
 from bandit_lib.ksigma import ksigma_gaps, ksigma_outliers, ksigma_threshold
-from bandit_lib.zhuang17.intervals import AgrestiCoullCI, HoeffdingCI
-from bandit_lib.ade20.ade import ade
-from bandit_lib.zhuang17.rr import rr
-from bandit_lib.zhuang17.wrr import wrr
 from bandit_lib.runner import Instance
 from bandit_lib.seeding import derive
+from bandit_lib.zhuang17.intervals import AgrestiCoullCI, HoeffdingCI
+from bandit_lib.zhuang17.rr import rr
+from bandit_lib.zhuang17.wrr import wrr
 
 DELTA = 0.1
 INSTANCES = 2020  # root of every instance and tape seed of this chapter

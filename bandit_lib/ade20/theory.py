@@ -35,10 +35,10 @@ import math
 
 import numpy as np
 
-from bandit_lib.checks import check_int, check_nonnegative, check_open_unit, check_positive, check_vector
-from bandit_lib.zhuang17.intervals import l_of_k
-from bandit_lib.ksigma import ksigma_gaps
 from bandit_lib.ade20.ade import PI2, variance_constant
+from bandit_lib.checks import check_int, check_nonnegative, check_open_unit, check_positive, check_vector
+from bandit_lib.ksigma import ksigma_gaps
+from bandit_lib.zhuang17.intervals import l_of_k
 
 
 def _instance(y, k):

@@ -35,29 +35,29 @@ import math
 import numpy as np
 from scipy import special
 
-from bandit_lib.infra.experiment import Experiment, Figure, Unit
+from bandit_lib.gold20.gold import gold
+from bandit_lib.gold20.instances import GoldCase, gold_synthetic
 from bandit_lib.gold20.problem import (
     detected_set,
     label_arms,
     label_groups,
+    outlier_budget,
     ranking_correct,
     stop_count,
-    outlier_budget,
     width_multiplier,
 )
-from bandit_lib.gold20.instances import GoldCase, gold_synthetic
 from bandit_lib.gold20.twitter_like import gold_twitter_keyword
 from bandit_lib.gold20.yahoo_like import DAYS, yahoo_day
+from bandit_lib.infra.experiment import Experiment, Figure, Unit
 from bandit_lib.ksigma import ksigma_outliers
-from bandit_lib.zhuang17.intervals import AgrestiCoullCI, HoeffdingCI
 from bandit_lib.metrics import set_scores
-from bandit_lib.gold20.gold import gold
+from bandit_lib.seeding import derive
+from bandit_lib.tapes import bernoulli_tape
 from bandit_lib.zhuang17.ib import ib
+from bandit_lib.zhuang17.intervals import AgrestiCoullCI, HoeffdingCI
 from bandit_lib.zhuang17.nrr import nrr
 from bandit_lib.zhuang17.rr import rr
 from bandit_lib.zhuang17.wrr import wrr
-from bandit_lib.seeding import derive
-from bandit_lib.tapes import bernoulli_tape
 
 PAPER = "gold20"
 CHAPTER = "notebooks/gold20"

@@ -74,6 +74,7 @@ from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import connected_components
 
 from bandit_lib.checks import check_cap, check_choice, check_engine, check_open_unit, check_positive
+from bandit_lib.gold20._engine import WIDTH_CODES, gold_kernel, width_scale_nb, widths_nb
 from bandit_lib.gold20.problem import (
     check_reading,
     outlier_budget,
@@ -81,7 +82,6 @@ from bandit_lib.gold20.problem import (
     stop_count,
     width_multiplier,
 )
-from bandit_lib.gold20._engine import WIDTH_CODES, gold_kernel, width_scale_nb, widths_nb
 from bandit_lib.runner import DEFAULT_CAP, Outcome
 from bandit_lib.tapes import BERNOULLI, REPLAY, RewardTape, check_tape
 

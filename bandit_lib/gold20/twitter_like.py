@@ -34,8 +34,8 @@ from __future__ import annotations
 import numpy as np
 
 from bandit_lib.checks import check_int, check_nonnegative, check_positive, check_real
-from bandit_lib.gold20.problem import label_arms, label_groups, max_neighbourhood_distance
 from bandit_lib.gold20.instances import GoldCase
+from bandit_lib.gold20.problem import label_arms, label_groups, max_neighbourhood_distance
 from bandit_lib.seeding import SeedLike, generator
 
 LABEL = "Twitter-like (synthetic stand-in)"

@@ -20,8 +20,8 @@ from numba import njit
 
 from bandit_lib.checks import check_choice, check_int, check_nonnegative, check_positive, check_real
 from bandit_lib.grapl20.estimator import SOLVERS, GraphSystem, conjugate_gradient, sherman_morrison_lower
-from bandit_lib.tapes import RewardTape, check_tape, tape_reward
 from bandit_lib.grapl20.problem import ThresholdRun, classes_paper, classes_ref
+from bandit_lib.tapes import RewardTape, check_tape, tape_reward
 
 INDEX_FORMS = ("sqrt_n_plus_alpha", "printed")
 

@@ -19,12 +19,12 @@ from __future__ import annotations
 import numpy as np
 
 from bandit_lib.checks import check_engine, check_int
-from bandit_lib.grapl20.estimator import GraphEstimator
 from bandit_lib.grapl20._engine import check_common, run_fast
+from bandit_lib.grapl20.estimator import GraphEstimator
 from bandit_lib.grapl20.grapl import as_system
+from bandit_lib.grapl20.problem import ThresholdRun, n_judged_paper, wrong_counts
 from bandit_lib.seeding import SeedLike, as_seed_sequence
 from bandit_lib.tapes import RewardTape
-from bandit_lib.grapl20.problem import ThresholdRun, n_judged_paper, wrong_counts
 
 
 def iid_uniform_schedule(n_arms: int, horizon: int, seed: SeedLike) -> np.ndarray:

@@ -17,8 +17,8 @@ import numpy as np
 from numba import njit
 
 from bandit_lib.checks import check_engine, check_int, check_nonnegative, check_real
-from bandit_lib.tapes import RewardTape, check_tape, tape_reward
 from bandit_lib.grapl20.problem import ThresholdRun, classes_paper, classes_ref, n_judged_paper, wrong_counts
+from bandit_lib.tapes import RewardTape, check_tape, tape_reward
 
 
 def _check(tape, horizon, tau, eps, warmup):

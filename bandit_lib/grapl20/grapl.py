@@ -32,10 +32,10 @@ import networkx as nx
 import numpy as np
 
 from bandit_lib.checks import check_choice, check_engine, check_nonnegative, check_real
-from bandit_lib.grapl20.estimator import GraphEstimator, GraphSystem, graph_system
 from bandit_lib.grapl20._engine import INDEX_FORMS, check_common, run_fast
-from bandit_lib.tapes import RewardTape
+from bandit_lib.grapl20.estimator import GraphEstimator, GraphSystem, graph_system
 from bandit_lib.grapl20.problem import ThresholdRun, n_judged_paper, wrong_counts
+from bandit_lib.tapes import RewardTape
 
 
 def as_system(graph, lam: float | None) -> GraphSystem:

@@ -12,8 +12,8 @@ from __future__ import annotations
 import numpy as np
 
 from bandit_lib.checks import check_nonnegative, check_real
-from bandit_lib.tapes import RewardTape, check_tape
 from bandit_lib.grapl20.problem import ThresholdRun, classes_paper, classes_ref, n_judged_paper, wrong_counts
+from bandit_lib.tapes import RewardTape, check_tape
 
 
 def no_graph(tape: RewardTape, schedule, *, tau: float, eps: float) -> ThresholdRun:

@@ -155,7 +155,7 @@ class ThresholdRun:
         """The estimated superlevel set {i : mu_hat_i >= tau} (sorted arm indices)."""
         return np.flatnonzero(self.mu_hat >= self.tau)
 
-    def same_decisions(self, other: "ThresholdRun") -> bool:
+    def same_decisions(self, other: "ThresholdRun") -> bool:  # noqa: UP037  (unchanged: an edit of the syntax tree would make cached results stale)
         """Same arms pulled in the same order, same counts and the same output set."""
         return (
             np.array_equal(self.pulls, other.pulls)

@@ -241,7 +241,7 @@ def gamma_star(
         raise ValueError("gamma* is infinite: the signal is constant (m = ||mu - tau||_{L_lambda} = 0)")
     k = np.arange(len(eigs))
     g, d_prime, M = check_positive("gamma0", gamma0), 0, 0.0
-    for it in range(1, iters + 1):
+    for it in range(1, iters + 1):  # noqa: B007  (unchanged: an edit of the syntax tree would make cached results stale)
         M = M_constant(alpha, g, lam)
         q = (2.0 if variant == "refcode" else 9.0) * H * (3 * M + 1) ** 2 * m**2
         log_term = math.log1p(q / lam)

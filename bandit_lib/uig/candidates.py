@@ -39,7 +39,6 @@ from bandit_lib.uig.problem import (
     similarity_graph,
 )
 
-
 # --- complete side information -------------------------------------------------------------
 
 

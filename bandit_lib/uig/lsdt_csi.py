@@ -32,8 +32,8 @@ import numpy as np
 from numba import njit
 
 from bandit_lib.checks import check_int, check_positive
-from bandit_lib.uig.protocol import argmax_ties, check_arms, check_stream
 from bandit_lib.tapes import DecisionStream, RewardTape, counter_uniform, tape_reward
+from bandit_lib.uig.protocol import argmax_ties, check_arms, check_stream
 
 
 def check_classes(classes, n_arms: int) -> list[np.ndarray]:

@@ -39,10 +39,10 @@ import math
 import numpy as np
 
 from bandit_lib.checks import check_int, check_positive, check_vector
+from bandit_lib.tapes import DecisionStream
 from bandit_lib.uig.domination import exploration_values
 from bandit_lib.uig.problem import check_adjacency
 from bandit_lib.uig.protocol import argmax_ties, check_arms, check_stream
-from bandit_lib.tapes import DecisionStream
 
 
 def final_epoch(horizon: int, eps: float, lam: float) -> int:

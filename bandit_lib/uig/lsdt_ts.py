@@ -27,9 +27,9 @@ import math
 import numpy as np
 
 from bandit_lib.checks import check_int, check_positive
+from bandit_lib.uig.lsdt_csi import check_classes
 from bandit_lib.uig.problem import check_adjacency
 from bandit_lib.uig.protocol import check_arms, check_generator
-from bandit_lib.uig.lsdt_csi import check_classes
 from bandit_lib.uig.ts import binarise
 
 

@@ -31,11 +31,11 @@ import math
 import numpy as np
 
 from bandit_lib.checks import check_choice, check_nonnegative, check_positive
+from bandit_lib.tapes import DecisionStream
 from bandit_lib.uig.candidates import candidate_set_complete
 from bandit_lib.uig.lower_bound import LowerBoundLP
 from bandit_lib.uig.problem import check_adjacency
 from bandit_lib.uig.protocol import argmax_ties, argmin_ties, check_stream
-from bandit_lib.tapes import DecisionStream
 
 SOLVERS = ("closed_form", "linprog")
 LEADERS = ("candidates", "all")

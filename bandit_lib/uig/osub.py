@@ -23,9 +23,9 @@ import math
 import numpy as np
 
 from bandit_lib.checks import check_positive
+from bandit_lib.tapes import DecisionStream
 from bandit_lib.uig.problem import check_adjacency, closed_neighbourhoods
 from bandit_lib.uig.protocol import argmax_ties, check_stream
-from bandit_lib.tapes import DecisionStream
 
 
 class OSUB:

@@ -22,9 +22,9 @@ import math
 import numpy as np
 
 from bandit_lib.checks import check_int, check_positive
-from bandit_lib.uig.protocol import argmax_ties, check_arms, check_stream
-from bandit_lib.uig.lsdt_csi import hierarchical_ucb_fast, hierarchical_ucb_replay
 from bandit_lib.tapes import DecisionStream, RewardTape
+from bandit_lib.uig.lsdt_csi import hierarchical_ucb_fast, hierarchical_ucb_replay
+from bandit_lib.uig.protocol import argmax_ties, check_arms, check_stream
 
 
 class UCB1:

@@ -45,6 +45,8 @@ import numpy as np
 from numba import njit
 
 from bandit_lib.checks import check_cap, check_choice, check_engine, check_int, check_nonnegative, check_open_unit
+from bandit_lib.runner import Outcome
+from bandit_lib.tapes import BERNOULLI, REPLAY, RewardTape, check_tape, philox_block, pull_sum, uniform_of
 from bandit_lib.zhuang17.intervals import (
     AGRESTI_COULL,
     HOEFFDING,
@@ -59,8 +61,6 @@ from bandit_lib.zhuang17.intervals import (
     threshold_nb,
     z_value_nb,
 )
-from bandit_lib.runner import Outcome
-from bandit_lib.tapes import BERNOULLI, REPLAY, RewardTape, check_tape, philox_block, pull_sum, uniform_of
 
 U = 2.0**-53
 # Relative margin on z, L and l at the window ends: scipy's erfcinv and libm's log are accurate

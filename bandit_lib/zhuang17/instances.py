@@ -28,8 +28,8 @@ import numpy as np
 
 from bandit_lib.checks import check_in_range, check_int, check_nonnegative, check_positive
 from bandit_lib.ksigma import ksigma_gaps, ksigma_outliers, ksigma_threshold
-from bandit_lib.zhuang17.theory import H1, H2
 from bandit_lib.seeding import generator
+from bandit_lib.zhuang17.theory import H1, H2
 
 
 @dataclass(frozen=True)

@@ -23,9 +23,9 @@ import math
 
 import numpy as np
 
-from bandit_lib.zhuang17._engine import KSigmaRun, check_common, run_nrr_fast
 from bandit_lib.runner import DEFAULT_CAP, Outcome
 from bandit_lib.tapes import RewardTape
+from bandit_lib.zhuang17._engine import KSigmaRun, check_common, run_nrr_fast
 
 
 def nrr_reference(tape: RewardTape, *, k: float, delta: float, cap: int = DEFAULT_CAP) -> Outcome:

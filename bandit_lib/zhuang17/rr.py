@@ -33,11 +33,10 @@ be fresh (``tape.rewind()``); afterwards its read positions are the arms' pull c
 
 from __future__ import annotations
 
-
-from bandit_lib.zhuang17.intervals import check_ci
-from bandit_lib.zhuang17._engine import KSigmaRun, check_ci_for_tape, check_common, check_count, run_wrr_fast
 from bandit_lib.runner import DEFAULT_CAP, Outcome
 from bandit_lib.tapes import RewardTape
+from bandit_lib.zhuang17._engine import KSigmaRun, check_ci_for_tape, check_common, check_count, run_wrr_fast
+from bandit_lib.zhuang17.intervals import check_ci
 
 
 def rr_reference(

@@ -36,10 +36,10 @@ from __future__ import annotations
 import numpy as np
 
 from bandit_lib.checks import check_real
-from bandit_lib.zhuang17.intervals import check_ci, rho_star
-from bandit_lib.zhuang17._engine import KSigmaRun, check_ci_for_tape, check_common, check_count, run_wrr_fast
 from bandit_lib.runner import DEFAULT_CAP, Outcome
 from bandit_lib.tapes import RewardTape
+from bandit_lib.zhuang17._engine import KSigmaRun, check_ci_for_tape, check_common, check_count, run_wrr_fast
+from bandit_lib.zhuang17.intervals import check_ci, rho_star
 
 
 def wrr_reference(

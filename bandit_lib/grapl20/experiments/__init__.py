@@ -25,11 +25,11 @@ every 10th (every t for Fig. 3), finer than a figure's pixels.
 
 from __future__ import annotations
 
-from bandit_lib.infra.experiment import Experiment, Figure, Unit
 from bandit_lib.grapl20.experiments.common import INSTANCE_ENTROPY, SETTINGS, STANDIN_SEED, key  # noqa: F401 (the notebook's names)
 from bandit_lib.grapl20.experiments.polblogs import compute_fig3, fig3_instance  # noqa: F401
 from bandit_lib.grapl20.experiments.synthetic import compute_synthetic, make_instance  # noqa: F401
 from bandit_lib.grapl20.experiments.theory import compute_theory
+from bandit_lib.infra.experiment import Experiment, Figure, Unit
 
 PAPER = "grapl20"
 CHAPTER = "notebooks/grapl20"

@@ -7,11 +7,8 @@ from pathlib import Path
 
 import numpy as np
 
-from bandit_lib.grapl20.polblogs_gml import load_polblogs_checked, load_polblogs_gml
-from bandit_lib.infra.profiles import find_data
+from bandit_lib.grapl20.algorithm1 import algorithm1, permutation_schedule
 from bandit_lib.grapl20.estimator import graph_system
-from bandit_lib.grapl20.karate import karate_club
-from bandit_lib.grapl20.polblogs_like import graph_statistics, polblogs_like
 from bandit_lib.grapl20.experiments.common import (
     EPS,
     LAM,
@@ -23,9 +20,12 @@ from bandit_lib.grapl20.experiments.common import (
     quantile_curves,
     trial_row,
 )
-from bandit_lib.grapl20.algorithm1 import algorithm1, permutation_schedule
 from bandit_lib.grapl20.grapl import grapl
+from bandit_lib.grapl20.karate import karate_club
 from bandit_lib.grapl20.no_graph import no_graph
+from bandit_lib.grapl20.polblogs_gml import load_polblogs_checked, load_polblogs_gml
+from bandit_lib.grapl20.polblogs_like import graph_statistics, polblogs_like
+from bandit_lib.infra.profiles import find_data
 from bandit_lib.seeding import derive
 from bandit_lib.tapes import gaussian_tape
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from bandit_lib.grapl20.algorithm1 import algorithm1, iid_uniform_schedule
+from bandit_lib.grapl20.apt import apt
 from bandit_lib.grapl20.estimator import graph_system
-from bandit_lib.grapl20.sbm import two_block_sbm
-from bandit_lib.grapl20.small_world import newman_watts_smooth
 from bandit_lib.grapl20.experiments.common import (
     EPS,
     INSTANCE_ENTROPY,
@@ -22,10 +22,10 @@ from bandit_lib.grapl20.experiments.common import (
     t_grid,
     trial_row,
 )
-from bandit_lib.grapl20.theory import GAMMA_STAR_VARIANTS, eigenvalues, gamma_star
-from bandit_lib.grapl20.algorithm1 import algorithm1, iid_uniform_schedule
-from bandit_lib.grapl20.apt import apt
 from bandit_lib.grapl20.grapl import grapl
+from bandit_lib.grapl20.sbm import two_block_sbm
+from bandit_lib.grapl20.small_world import newman_watts_smooth
+from bandit_lib.grapl20.theory import GAMMA_STAR_VARIANTS, eigenvalues, gamma_star
 from bandit_lib.seeding import derive
 from bandit_lib.tapes import bernoulli_tape, gaussian_tape
 

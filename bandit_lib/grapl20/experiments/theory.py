@@ -7,6 +7,8 @@ import numpy as np
 
 from bandit_lib.grapl20.estimator import GraphEstimator, graph_system
 from bandit_lib.grapl20.experiments.common import EPS, LAM
+from bandit_lib.grapl20.grapl import grapl, grapl_index
+from bandit_lib.grapl20.problem import complexity_H
 from bandit_lib.grapl20.theory import (
     FORMS,
     M_constant,
@@ -19,10 +21,8 @@ from bandit_lib.grapl20.theory import (
     lemma_a3_bound,
     smoothness_norm,
 )
-from bandit_lib.grapl20.grapl import grapl, grapl_index
 from bandit_lib.seeding import derive
 from bandit_lib.tapes import gaussian_tape
-from bandit_lib.grapl20.problem import complexity_H
 
 
 def path_instance(n_arms: int = 50, amplitude: float = 1.0):

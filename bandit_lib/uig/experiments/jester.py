@@ -14,19 +14,19 @@ from pathlib import Path
 
 import numpy as np
 
-from bandit_lib.uig.jester import jester_summary, load_jester, normalise
 from bandit_lib.infra.experiment import Experiment, Figure, Unit
-from bandit_lib.uig.experiments.common import CHAPTER, PAPER, blocks, timed
-from bandit_lib.uig.candidates import eliminate_partial
-from bandit_lib.uig.domination import exploration_values
-from bandit_lib.uig.jester_like import jester_like
-from bandit_lib.uig.ckl_ucb import CKLUCB
-from bandit_lib.uig.lsdt_psi import LSDTPSI
-from bandit_lib.uig.ts import replay_ts_fast
-from bandit_lib.uig.ucb1 import replay_ucb1_fast
-from bandit_lib.uig.recommendation import pair_distances, replay, replay_outcome, select_epsilon, side_information
 from bandit_lib.seeding import derive, generator
 from bandit_lib.tapes import decision_stream
+from bandit_lib.uig.candidates import eliminate_partial
+from bandit_lib.uig.ckl_ucb import CKLUCB
+from bandit_lib.uig.domination import exploration_values
+from bandit_lib.uig.experiments.common import CHAPTER, PAPER, blocks, timed
+from bandit_lib.uig.jester import jester_summary, load_jester, normalise
+from bandit_lib.uig.jester_like import jester_like
+from bandit_lib.uig.lsdt_psi import LSDTPSI
+from bandit_lib.uig.recommendation import pair_distances, replay, replay_outcome, select_epsilon, side_information
+from bandit_lib.uig.ts import replay_ts_fast
+from bandit_lib.uig.ucb1 import replay_ucb1_fast
 
 JESTER_ENV = "UIG_JESTER"
 JESTER_DATA_SEED = 20010401  # the stand-in data set is one fixed data set, like the real one

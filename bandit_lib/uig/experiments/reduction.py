@@ -9,10 +9,10 @@ from __future__ import annotations
 import numpy as np
 
 from bandit_lib.infra.experiment import Experiment, Figure, Unit
-from bandit_lib.uig.experiments.common import CHAPTER, PAPER
-from bandit_lib.uig.candidates import candidate_set_complete, eliminate_partial
-from bandit_lib.uig.problem import reveal, similarity_graph
 from bandit_lib.seeding import generator
+from bandit_lib.uig.candidates import candidate_set_complete, eliminate_partial
+from bandit_lib.uig.experiments.common import CHAPTER, PAPER
+from bandit_lib.uig.problem import reveal, similarity_graph
 
 PROFILES = {
     "quick": {

@@ -17,21 +17,21 @@ from __future__ import annotations
 import numpy as np
 
 from bandit_lib.infra.experiment import Experiment, Figure, Unit
-from bandit_lib.uig.experiments.common import CHAPTER, PAPER, blocks, regret_at, regret_grid, timed
-from bandit_lib.uig.lower_bound import lower_bound_rates
-from bandit_lib.uig.instances import random_instance
 from bandit_lib.metrics import pseudo_regret
-from bandit_lib.uig.protocol import simulate
+from bandit_lib.seeding import derive, generator
+from bandit_lib.tapes import bernoulli_tape, decision_stream, gaussian_tape
 from bandit_lib.uig.ckl_ucb import CKLUCB
+from bandit_lib.uig.experiments.common import CHAPTER, PAPER, blocks, regret_at, regret_grid, timed
+from bandit_lib.uig.instances import random_instance
+from bandit_lib.uig.lower_bound import lower_bound_rates
 from bandit_lib.uig.lsdt_csi import run_lsdt_csi_fast
 from bandit_lib.uig.lsdt_psi import LSDTPSI
 from bandit_lib.uig.lsdt_ts import LSDTTSComplete, LSDTTSPartial
-from bandit_lib.uig.osub import OSUB
 from bandit_lib.uig.ossb import OSSB
+from bandit_lib.uig.osub import OSUB
+from bandit_lib.uig.protocol import simulate
 from bandit_lib.uig.ts import ThompsonSampling
 from bandit_lib.uig.ucb1 import run_ucb1_fast
-from bandit_lib.seeding import derive, generator
-from bandit_lib.tapes import bernoulli_tape, decision_stream, gaussian_tape
 
 PROFILES = {
     "quick": {

@@ -15,19 +15,19 @@ import math
 import numpy as np
 
 from bandit_lib.infra.experiment import Experiment, Figure, Unit
-from bandit_lib.uig.experiments.common import CHAPTER, PAPER
-from bandit_lib.uig.candidates import candidate_set_complete, eliminate_partial
-from bandit_lib.uig.domination import exploration_values
-from bandit_lib.uig.lower_bound import lower_bound_rates
-from bandit_lib.uig.problem import reveal, similarity_graph
-from bandit_lib.uig.instances import clustered_instance, instance_from_means, line_instance
 from bandit_lib.metrics import pseudo_regret
-from bandit_lib.uig.protocol import simulate
-from bandit_lib.uig.lsdt_csi import run_lsdt_csi_fast
-from bandit_lib.uig.lsdt_psi import LSDTPSI
-from bandit_lib.uig.ucb1 import run_ucb1_fast
 from bandit_lib.seeding import derive, generator
 from bandit_lib.tapes import bernoulli_tape, decision_stream, gaussian_tape
+from bandit_lib.uig.candidates import candidate_set_complete, eliminate_partial
+from bandit_lib.uig.domination import exploration_values
+from bandit_lib.uig.experiments.common import CHAPTER, PAPER
+from bandit_lib.uig.instances import clustered_instance, instance_from_means, line_instance
+from bandit_lib.uig.lower_bound import lower_bound_rates
+from bandit_lib.uig.lsdt_csi import run_lsdt_csi_fast
+from bandit_lib.uig.lsdt_psi import LSDTPSI
+from bandit_lib.uig.problem import reveal, similarity_graph
+from bandit_lib.uig.protocol import simulate
+from bandit_lib.uig.ucb1 import run_ucb1_fast
 
 PROFILES = {
     "quick": {

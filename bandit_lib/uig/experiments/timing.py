@@ -10,20 +10,20 @@ from __future__ import annotations
 import numpy as np
 
 from bandit_lib.infra.experiment import Experiment, Figure, Unit
-from bandit_lib.uig.experiments.common import CHAPTER, PAPER, timed
-from bandit_lib.uig.candidates import candidate_set_complete, eliminate_partial
-from bandit_lib.uig.problem import reveal, similarity_graph, umbrella_ordering
-from bandit_lib.uig.instances import random_instance
-from bandit_lib.uig.protocol import simulate
-from bandit_lib.uig.ckl_ucb import CKLUCB
-from bandit_lib.uig.lsdt_csi import LSDTCSI, run_lsdt_csi_fast
-from bandit_lib.uig.lsdt_psi import LSDTPSI
-from bandit_lib.uig.osub import OSUB
-from bandit_lib.uig.ossb import OSSB
-from bandit_lib.uig.ts import ThompsonSampling
-from bandit_lib.uig.ucb1 import UCB1, run_ucb1_fast
 from bandit_lib.seeding import derive, generator
 from bandit_lib.tapes import bernoulli_tape, decision_stream, gaussian_tape
+from bandit_lib.uig.candidates import candidate_set_complete, eliminate_partial
+from bandit_lib.uig.ckl_ucb import CKLUCB
+from bandit_lib.uig.experiments.common import CHAPTER, PAPER, timed
+from bandit_lib.uig.instances import random_instance
+from bandit_lib.uig.lsdt_csi import LSDTCSI, run_lsdt_csi_fast
+from bandit_lib.uig.lsdt_psi import LSDTPSI
+from bandit_lib.uig.ossb import OSSB
+from bandit_lib.uig.osub import OSUB
+from bandit_lib.uig.problem import reveal, similarity_graph, umbrella_ordering
+from bandit_lib.uig.protocol import simulate
+from bandit_lib.uig.ts import ThompsonSampling
+from bandit_lib.uig.ucb1 import UCB1, run_ucb1_fast
 
 PROFILES = {
     "quick": {"reps": 1, "csi": {"K": 20, "eps": 0.2, "T": 200}, "psi": {"K": 20, "eps": 0.2, "T": 200, "p": 0.7}},

@@ -25,18 +25,18 @@ from __future__ import annotations
 import numpy as np
 
 from bandit_lib.infra.experiment import Experiment, Figure, Unit
-from bandit_lib.zhuang17.instances import Case, planted_outliers
-from bandit_lib.zhuang17.twitter_like import twitter_like
 from bandit_lib.ksigma import ksigma_outliers
-from bandit_lib.zhuang17.intervals import AgrestiCoullCI, HoeffdingCI, rho_star
-from bandit_lib.zhuang17.theory import H1, H2, bound_rr, bound_wrr
 from bandit_lib.metrics import set_scores
-from bandit_lib.zhuang17.ib import ib
-from bandit_lib.zhuang17.nrr import nrr
-from bandit_lib.zhuang17.rr import rr
-from bandit_lib.zhuang17.wrr import wrr
 from bandit_lib.seeding import derive
 from bandit_lib.tapes import bernoulli_tape
+from bandit_lib.zhuang17.ib import ib
+from bandit_lib.zhuang17.instances import Case, planted_outliers
+from bandit_lib.zhuang17.intervals import AgrestiCoullCI, HoeffdingCI, rho_star
+from bandit_lib.zhuang17.nrr import nrr
+from bandit_lib.zhuang17.rr import rr
+from bandit_lib.zhuang17.theory import H1, H2, bound_rr, bound_wrr
+from bandit_lib.zhuang17.twitter_like import twitter_like
+from bandit_lib.zhuang17.wrr import wrr
 
 PAPER = "zhuang17"
 CHAPTER = "notebooks/zhuang17"
