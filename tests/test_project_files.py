@@ -82,3 +82,15 @@ def test_no_code_cell_is_swallowed_by_a_markdown_cell(source):
         c.source[:80] for c in jupytext.read(source).cells if c.cell_type == "markdown" and "```{code-cell}" in c.source
     ]
     assert not swallowed, f"{source.name}: code cells read as Markdown after {swallowed[0]!r}"
+
+
+def test_the_book_check_looks_for_the_rerun_box_the_chapters_render():
+    sys.path.insert(0, str(ROOT / "tools"))
+    try:
+        import check_book
+    finally:
+        sys.path.remove(str(ROOT / "tools"))
+    from bandit_lib.infra.rerun import MARKER, rerun_markdown
+
+    assert check_book.RERUN_MARKER == MARKER
+    assert f":class: tip {MARKER}" in rerun_markdown("gold20")

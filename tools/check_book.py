@@ -43,6 +43,9 @@ ERROR_MARKERS = [
 ]
 
 
+RERUN_MARKER = "rerun-this-chapter"  # bandit_lib.infra.rerun.MARKER (tests/test_project_files.py checks they agree)
+
+
 class _Refs(HTMLParser):
     def __init__(self) -> None:
         super().__init__()
@@ -85,6 +88,9 @@ def static_checks(html: Path, pages: list[str]) -> tuple[list[str], dict[str, in
             src.startswith("../_images/") or "_images/" in src for src in refs.images
         ):
             problems.append(f"{page}: chapter shows no figure")
+        # Every chapter opens with the "Rerun this chapter" box (bandit_lib.infra.rerun), rendered.
+        if page.startswith("notebooks/") and not re.search(r'class="[^"]*\b' + RERUN_MARKER + r"\b", text):
+            problems.append(f"{page}: chapter shows no 'Rerun this chapter' box (class {RERUN_MARKER})")
         for src in refs.images:
             if urlparse(src).scheme in ("http", "https"):
                 problems.append(f"{page}: image {src} is not served by the book")
