@@ -8,5 +8,7 @@ baselines RR, WRR, NRR and IB come from :mod:`bandit_lib.zhuang17`.
 * :mod:`~bandit_lib.gold20.instances` — the synthetic generator (§4.2);
 * :mod:`~bandit_lib.gold20.twitter_like` and :mod:`~bandit_lib.gold20.yahoo_like` — the labelled
   stand-ins of §4.3–4.4;
-* :mod:`~bandit_lib.gold20.experiments` — Figs 2–6, theory checks and ablations.
+* :mod:`~bandit_lib.gold20.experiments` — Figs 2–6, theory checks and ablations;
+* :mod:`~bandit_lib.gold20.report` — the chapter's tables: the baselines' k rules, cost ratios split
+  by whether the baseline is correct, the stand-in's calibration check and the cost claims' rows.
 """
