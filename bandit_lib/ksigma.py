@@ -79,7 +79,7 @@ def ksigma_outliers(y, k: float, *, inclusive: bool = False) -> np.ndarray:
 
 
 def ksigma_gaps(y, k: float) -> np.ndarray:
-    """Delta_i = |y_i - theta|, the distance of each arm to the threshold; an error on overflow."""
+    """Delta_i = ``|y_i - theta|``, the distance of each arm to the threshold; an error on overflow."""
     y = check_vector("y", y)
     if _plain(y):
         return np.abs(y - ksigma_threshold(y, k))

@@ -176,7 +176,7 @@ def gold_kernel(
     Fills s, m (sums and pulls per arm), S (terminal pull, inf if never), tsize (community size
     when terminal), comp (final community labels), edge_log[:stats[1]] (T, i, j, m_i, m_j of each
     deleted edge, i < j, when log_edges). stats: [sweeps, deletions, exact widths, searches,
-    first T with an arm outside its interval (0 if never), T at which |terminal| >= K first (0 if
+    first T with an arm outside its interval (0 if never), T at which ``|terminal|`` >= K first (0 if
     never), edges left]. Returns (T, capped).
     """
     n = s.shape[0]

@@ -110,7 +110,7 @@ def synthetic_case(kind: str, eps: float, n: int, case: int, **params) -> GoldCa
 
 
 def closest_pair(y: np.ndarray, outliers) -> tuple[int, int, float]:
-    """(outlier o, normal j, gap) with the smallest |y_o − y_j|."""
+    """(outlier o, normal j, gap) with the smallest ``|y_o − y_j|``."""
     y = np.asarray(y, dtype=np.float64)
     o = np.asarray(outliers, dtype=np.int64)
     normal = np.setdiff1d(np.arange(len(y)), o)
@@ -166,7 +166,7 @@ def theorem57_bound(y, eps: float, delta: float = DELTA, R: float = 1.0) -> floa
 
 
 def gold_row(out, case: GoldCase, **tags) -> dict:
-    """Summary of one GOLD run: correctness of the ranking (§4.5) and top-|O| P/R/F1."""
+    """Summary of one GOLD run: correctness of the ranking (§4.5) and top-``|O|`` P/R/F1."""
     truth = case.outliers
     groups = case.groups if case.labelling == "def3.2" else (tuple(truth),)
     ranking = np.asarray(out.output, dtype=np.int64)

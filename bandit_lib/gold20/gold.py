@@ -61,7 +61,7 @@ at the same pull and returns the same ranking and scores (tests/test_gold20_poli
   edge (i < j), in deletion order within each pull sorted by (T, i, j).
 
 **Turning Ω into a detected set** (§4.5): ``problem.detected_set(out.output, k)`` (the
-top-k prefix; k = |O| for correctness/F1), ``problem.ranking_correct(out.output,
+top-k prefix; k = ``|O|`` for correctness/F1), ``problem.ranking_correct(out.output,
 labels.groups)``; the terminal set Ψ̂ (``info["terminal"]``) is the secondary variant.
 """
 

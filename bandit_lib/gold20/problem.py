@@ -109,7 +109,7 @@ def small_limit(K: Fraction, reading: str = "inclusive") -> int:
 
 
 def stop_count(K: Fraction) -> int:
-    """GOLD stops when |Ψ̂| >= K, i.e. when at least ceil(K) arms are terminal."""
+    """GOLD stops when ``|Ψ̂|`` >= K, i.e. when at least ceil(K) arms are terminal."""
     return math.ceil(K)
 
 
@@ -151,7 +151,7 @@ def max_neighbourhood_distance(values) -> float:
 
 
 def delta_min(y_j: float, values) -> float:
-    """Δ_min(j, N) = min_i |y_j - y_i|; +inf for an empty N ([AMBIG-1])."""
+    """Δ_min(j, N) = min_i ``|y_j - y_i|``; +inf for an empty N ([AMBIG-1])."""
     v = _values("values", values)
     return float(np.abs(v - float(y_j)).min()) if v.size else math.inf
 
@@ -357,14 +357,14 @@ def _ranking(ranking) -> np.ndarray:
 
 
 def detected_set(ranking, k: int) -> np.ndarray:
-    """The top-``k`` prefix of a ranking Ω, as a sorted set (§4.5: k = |O| for the metrics)."""
+    """The top-``k`` prefix of a ranking Ω, as a sorted set (§4.5: k = ``|O|`` for the metrics)."""
     r = _ranking(ranking)
     k = check_int("k", k, minimum=0, maximum=len(r))
     return np.sort(r[:k])
 
 
 def ranking_correct(ranking, groups) -> bool:
-    """§4.5: Ω is correct iff every valid group G is exactly its top-|G| prefix (True if no group).
+    """§4.5: Ω is correct iff every valid group G is exactly its top-``|G|`` prefix (True if no group).
 
     ``groups`` is a sequence of arm-index collections (e.g. ``Labels.groups``) or a single set of
     outliers given as ``[O]`` (per-arm labels).

@@ -54,7 +54,7 @@ def wrong_counts(mu_hat, means, tau: float, eps: float) -> tuple[int, int]:
 
 
 def n_judged_paper(means, tau: float, eps: float) -> int:
-    """|S_{tau+eps} ∪ S^c_{tau-eps}|, the denominator of eq. 23 (must be > 0 for the metric)."""
+    """``|S_{tau+eps} ∪ S^c_{tau-eps}|``, the denominator of eq. 23 (must be > 0 for the metric)."""
     return int(np.count_nonzero(classes_paper(means, tau, eps)))
 
 
@@ -83,7 +83,7 @@ def _gaps(means, tau, eps):
 
 
 def complexity_H(means, tau: float, eps: float) -> float:
-    r"""H = Σ_i (|μ_i − τ| + ε)^{-2} (eq. 3)."""
+    r"""H = Σ_i (``|μ_i − τ|`` + ε)^{-2} (eq. 3)."""
     d, eps = _gaps(means, tau, eps)
     if eps == 0 and np.any(d == 0):
         raise ValueError("H is infinite: an arm sits exactly at tau and eps = 0")
@@ -91,7 +91,7 @@ def complexity_H(means, tau: float, eps: float) -> float:
 
 
 def complexity_H_tilde(means, tau: float, eps: float) -> float:
-    r"""H̃ = N / min{|μ_i − τ|² : |μ_i − τ| ≥ ε} (Prop. 2.2, non-adaptive sampling)."""
+    r"""H̃ = N / min{``|μ_i − τ|²`` : ``|μ_i − τ|`` ≥ ε} (Prop. 2.2, non-adaptive sampling)."""
     d, eps = _gaps(means, tau, eps)
     far = d[(d >= eps) & (d > 0)]
     if far.size == 0:
@@ -107,7 +107,7 @@ def complexity_H_star(means, tau: float, eps: float) -> float:
 
 
 def n_small(means, tau: float, eps: float) -> int:
-    """N_small = |{i : |μ_i − τ| < ε}| (eq. 20)."""
+    """N_small = ``|{i : |μ_i − τ| < ε}|`` (eq. 20)."""
     d, eps = _gaps(means, tau, eps)
     return int(np.count_nonzero(d < eps))
 

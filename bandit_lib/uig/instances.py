@@ -101,7 +101,7 @@ def line_instance(
     """Means: the ``top`` arms, a ``connector`` arm, then K - len(top) - 1 arms evenly spread on
     [bottom, middle_high]. With eps = 0.3 the top arms form the top class (the connector is
     similar to both, the middle arms to neither), the bottom arm is the bottom class alone, and
-    the graph is connected: |B*| = len(top) + 1 whatever K."""
+    the graph is connected: ``|B*|`` = len(top) + 1 whatever K."""
     top = check_vector("top", top)
     K = check_int("K", K, minimum=len(top) + 3)
     middle = np.linspace(middle_high, bottom, K - len(top) - 1)

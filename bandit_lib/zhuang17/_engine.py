@@ -842,6 +842,8 @@ def nrr_kernel(kind, keys, means, scale, values, offsets, k, cap, L, s, m):
 
 
 def run_nrr_fast(tape: RewardTape, *, k, cap, L) -> Outcome:
+    """NRR on ``tape`` (:func:`bandit_lib.zhuang17.nrr.nrr`'s engine): round-robin until the k-sigma
+    estimate has stayed unchanged for ``L`` consecutive pulls, or ``cap`` pulls."""
     n = tape.n_arms
     s = np.zeros(n)
     m = np.zeros(n, dtype=np.int64)

@@ -1,7 +1,7 @@
 """UIG chapter, Figs. 4 and 5: how much of the action space the offline steps remove.
 
-* ``reduction_csi`` (Fig. 4): |B*| against ε (n = 100) and |B*|/n against n (ε = 0.2).
-* ``reduction_psi`` (Fig. 5): |B0| against p (n = 100, ε = 0.2) and |B0|/n against n (p = 0.5).
+* ``reduction_csi`` (Fig. 4): ``|B*|`` against ε (n = 100) and ``|B*|``/n against n (ε = 0.2).
+* ``reduction_psi`` (Fig. 5): ``|B0|`` against p (n = 100, ε = 0.2) and ``|B0|``/n against n (p = 0.5).
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ PROFILES = {
 
 
 def compute_reduction(seed, figure: str, K, eps, reps: int, p=None) -> dict:
-    """|B*| (CSI-OFF) or |B0| (PSI-OFF; at p = 1 CSI-OFF, the paper's rule) over repetitions.
+    """``|B*|`` (CSI-OFF) or ``|B0|`` (PSI-OFF; at p = 1 CSI-OFF, the paper's rule) over repetitions.
 
     Fig. 4a and 5a sweep eps or p over the same arms (and the same revelation uniforms) in each
     repetition, so the curves are paired; Fig. 4b and 5b draw fresh arms for every K.

@@ -78,7 +78,7 @@ def theorem2_bound(means, top, bottom) -> float:
 
 
 def theorem6_bound(means, B0, S, z, eps: float, T: int) -> float:
-    """Theorem 6's bound without its O(|B0|) term (sigma = 1/2 rewards)."""
+    """Theorem 6's bound without its O(``|B0|``) term (sigma = 1/2 rewards)."""
     gaps = means.max() - means
     closed = (S | np.eye(len(S), dtype=bool))[np.ix_(B0, B0)]
     total = 0.0
