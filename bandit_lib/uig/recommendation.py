@@ -41,7 +41,7 @@ def _ratings(name: str, R) -> np.ndarray:
 
 
 def pair_distances(R_train) -> np.ndarray:
-    """d[i, j] = |mean rating of i - mean rating of j| over the users who rated both (NaN: none)."""
+    """d[i, j] = ``|mean rating of i - mean rating of j|`` over the users who rated both (NaN: none)."""
     R = _ratings("R_train", R_train)
     M = (~np.isnan(R)).astype(np.float64)
     X = np.nan_to_num(R)
@@ -75,9 +75,9 @@ def candidates_at(d, eps: float, alpha: float) -> np.ndarray:
 
 
 def select_epsilon(d, alpha: float, *, start: float = 0.01, resolution: float = 0.01, largest: float = 2.0):
-    """(eps*, trace): the eps minimising |B0(eps)| by doubling, then a scan of the last bracket.
+    """(eps*, trace): the eps minimising ``|B0(eps)|`` by doubling, then a scan of the last bracket.
 
-    ``trace`` lists every (eps, |B0|) evaluated, in order.
+    ``trace`` lists every (eps, ``|B0|``) evaluated, in order.
     """
     start = check_positive("start", start)
     resolution = check_positive("resolution", resolution)

@@ -231,7 +231,7 @@ def _resum(s, m, yhat, family, z2lo, st_b2, st_d, st_inv):
 
 
 # The margins of a window's certificates (see ``_margins``), by name: ``valid`` (1.0 when they
-# could be computed, else 0.0), ``TH`` (bound on |theta_ref - th_f|), ``MAG`` (bound on the
+# could be computed, else 0.0), ``TH`` (bound on ``|theta_ref - th_f|``), ``MAG`` (bound on the
 # magnitudes in the reference's comparisons), ``EQ``, ``MLO``, ``MHI``, ``F``, ``RR`` (the
 # Agresti-Coull threshold radius' bounds) and ``C_LO``, ``C_HI`` (the Hoeffding ones).
 Margins = namedtuple("Margins", ["valid", "TH", "MAG", "EQ", "MLO", "MHI", "F", "RR", "C_LO", "C_HI"])
@@ -271,12 +271,12 @@ def _margins(
     th_f = mu_f + k sig_f and (Agresti–Coull) Q = (A^2 W0 + 2AB W1 + B^2 W2)/n^2, the reference's
     float values satisfy
 
-        |theta_ref - th_f| <= TH,
+        ``|theta_ref - th_f|`` <= TH,
         (sqrt(max(Q - EQ, 0)) - MLO)(1 - F) <= beta_th_ref <= (sqrt(Q + EQ) RR + MHI)(1 + F),
 
     (Hoeffding: C_LO (q - 2 eW0) <= beta_th_ref^2 <= C_HI (q + 2 eW0), q = sum 1/m_i). The terms
     bound the fast sums' rounding, the reference's own sequential sums (gamma_n bounds, doubled),
-    and the Lipschitz constants of c_i in (mu, sigma), using |yhat_i - mu| <= sqrt(n-1) sigma
+    and the Lipschitz constants of c_i in (mu, sigma), using ``|yhat_i - mu|`` <= sqrt(n-1) sigma
     (Samuelson's inequality). Returns the :class:`Margins`.
     """
     g = _gamma(n)
@@ -413,7 +413,7 @@ def _exact(s, m, T, k, delta, family, R, l_fixed, l_inner, z_mode, th_mode, yhat
 
 @njit(cache=True)
 def _best_witness(yhat, beta, active, theta, bth):
-    """The active arm with the largest slack (beta_i + beta_th - |yhat_i - theta|), or -1."""
+    """The active arm with the largest slack (beta_i + beta_th - ``|yhat_i - theta|``), or -1."""
     best = -1
     best_slack = -np.inf
     for i in range(yhat.shape[0]):

@@ -58,7 +58,7 @@ from bandit_lib.zhuang17.intervals import threshold_nb
 
 @njit(cache=True)
 def clucb_log_nb(size: int, t: int, delta: float) -> float:
-    """ln(4 |S| t^3 / delta)."""
+    """``ln(4 |S| t^3 / delta)``."""
     tf = float(t)
     return math.log(4.0 * size * (tf * tf * tf) / delta)
 

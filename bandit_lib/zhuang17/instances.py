@@ -57,7 +57,7 @@ class Case:
         return float(ksigma_gaps(self.means, self.k).min())
 
     def summary(self) -> dict:
-        """|Omega|, Delta_min, H1, H2 and the number of draws (recorded with every result)."""
+        """``|Omega|``, Delta_min, H1, H2 and the number of draws (recorded with every result)."""
         return {
             "n": self.n,
             "k": self.k,
