@@ -24,6 +24,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from bandit_lib.zhuang17.report import runs_table as zhuang17_runs_table
+
 DELTA = 0.1
 #: The rules that pick a baseline's k in a cell (see the module docstring).
 K_RULES = ("best-of-k (spec)", "k = 2", "fewest pulls among correct k")
@@ -33,20 +35,9 @@ TWITTER_IB_OVER_WRR = (2.0, 4.0)
 
 
 def runs_table(results) -> pd.DataFrame:
-    """One row per run and method, with the unit's parameters and the case summary (``case_*``).
-    Baselines run with Hoeffding intervals are named ``"RR (Hoeffding)"``, ``"WRR (Hoeffding)"``."""
-    frames = []
-    for unit, payload in results:
-        df = pd.DataFrame(payload["rows"])
-        for key, value in payload["case"].items():
-            if not isinstance(value, (list, dict)):
-                df["case_" + key] = value
-        for key, value in unit.params.items():
-            if not isinstance(value, (list, dict)) and key not in df.columns:
-                df[key] = value
-        df["unit"] = unit.key
-        frames.append(df)
-    table = pd.concat(frames, ignore_index=True)
+    """:func:`bandit_lib.zhuang17.report.runs_table`, with the baselines run with Hoeffding intervals
+    renamed ``"RR (Hoeffding)"``, ``"WRR (Hoeffding)"`` (their rows carry ``family``)."""
+    table = zhuang17_runs_table(results)
     if "family" in table.columns:
         hoeffding = table["family"] == "Hoeffding"
         table.loc[hoeffding, "method"] = table.loc[hoeffding, "method"] + " (Hoeffding)"

@@ -14,5 +14,5 @@ spec ``grapl.md``).
   :mod:`~bandit_lib.grapl20.polblogs_like` (stand-in) and :mod:`~bandit_lib.grapl20.polblogs_gml`
   (loader of the real political-blogs graph);
 * :mod:`~bandit_lib.grapl20.experiments` — the chapter's experiments (one module per experiment)
-  and :mod:`~bandit_lib.grapl20.report` — its figures and verdicts.
+  and :mod:`~bandit_lib.grapl20.report` — its figures and tables.
 """

@@ -1,4 +1,4 @@
-"""Figures and verdicts of the GRAPL20 chapter, drawn from the cached results.
+"""Figures and tables of the GRAPL20 chapter, drawn from the cached results.
 
 Nothing here computes a result: it reads payloads of :mod:`bandit_lib.grapl20.experiments` and
 draws them (median line and interquartile band of E(t) over trials), or turns them into the
@@ -95,11 +95,6 @@ def time_average(grid, curve) -> float:
     """Average of a curve over t = 1..T (trapezoids on the grid, which is exact where it is dense)."""
     grid, curve = np.asarray(grid, dtype=float), np.asarray(curve, dtype=float)
     return float(np.trapezoid(curve, grid) / (grid[-1] - grid[0]))
-
-
-def verdict(ok: bool, partly: bool = False) -> str:
-    """The scorecard's three verdicts."""
-    return "reproduced" if ok else ("partly" if partly else "not reproduced")
 
 
 def tidy(frame, na: str = "—"):

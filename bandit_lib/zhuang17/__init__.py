@@ -25,7 +25,8 @@ Instances and data:
 Chapter:
 
 * :mod:`~bandit_lib.zhuang17.experiments` — Figs 1–3, theory checks and ablations;
-  :mod:`~bandit_lib.zhuang17.experiments.rho_families` — the rho* study.
+  :mod:`~bandit_lib.zhuang17.experiments.rho_families` — the rho* study;
+* :mod:`~bandit_lib.zhuang17.report` — the chapter's tables (one row per run, averages per case).
 
 RR and WRR are the baselines of ADE20 and GOLD20, which import them from here.
 """

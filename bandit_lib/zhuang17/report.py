@@ -1,0 +1,47 @@
+"""Tables of the ZHUANG17 chapter, drawn from the cached results.
+
+A result of :mod:`bandit_lib.zhuang17.experiments` holds, per unit, a ``case`` summary and one row
+per run and method (``"RR"``, ``"WRR"``, ``"NRR"``, ``"IB"``, and ``"RR (Hoeffding)"``,
+``"WRR (Hoeffding)"`` in the runs with the theorems' intervals). These helpers flatten them into
+one table and average per case; GOLD20's report builds on :func:`runs_table`.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+
+def runs_table(results) -> pd.DataFrame:
+    """One row per run and method, with the unit's scalar parameters, the case summary's scalars
+    (prefixed ``case_``) and the unit's key (``unit``). A column the rows already hold is kept."""
+    frames = []
+    for unit, payload in results:
+        df = pd.DataFrame(payload["rows"])
+        for key, value in payload["case"].items():
+            if not isinstance(value, (list, dict)):
+                df["case_" + key] = value
+        for key, value in unit.params.items():
+            if not isinstance(value, (list, dict)) and key not in df.columns:
+                df[key] = value
+        df["unit"] = unit.key
+        frames.append(df)
+    if not frames:
+        raise ValueError("runs_table needs at least one result; got none")
+    return pd.concat(frames, ignore_index=True)
+
+
+def per_case(df: pd.DataFrame, keys=("unit",)) -> pd.DataFrame:
+    """Mean pulls, correctness and cap rate per case (``keys``) and method."""
+    return (
+        df.groupby([*keys, "method"])
+        .agg(pulls=("pulls", "mean"), exact=("exact", "mean"), capped=("capped", "mean"))
+        .reset_index()
+    )
+
+
+def exact_rate(df: pd.DataFrame, method: str) -> float:
+    """The fraction of ``method``'s runs that returned exactly the true outlier set."""
+    runs = df[df.method == method]
+    if runs.empty:
+        raise ValueError(f"no runs of method {method!r}; methods present: {sorted(set(df.method))}")
+    return float(runs["exact"].mean())
