@@ -67,11 +67,13 @@ which for Gaussians is :func:`fixed_threshold_bound` :math:`=\sum_i2\sigma^2/\De
 
 **Outer problem** (:func:`optimal_weights`). :math:`F(w)=\min_j V_j(w)` is concave (an infimum
 of linear functions of w), and for every computed minimiser :math:`\lambda^{(j)}` the linear
-function :math:`w\mapsto\sum_iw_id(\mu_i,\lambda^{(j)}_i)` lies above :math:`F` everywhere. Kelley's
-cutting-plane method keeps these cuts, maximises the piecewise-linear model over the simplex
-with an LP (HiGHS) inside a box trust region around the best point, and evaluates F at the LP
-solution. Every evaluation is a lower bound on :math:`1/T^*` and the LP value without the box an
-upper bound: the result carries this bracket and stops when its relative width is below ``rtol``.
+function :math:`w\mapsto\sum_iw_id(\mu_i,\lambda^{(j)}_i)` lies above :math:`F` everywhere. We
+maximise the epigraph form :math:`\max z` s.t. :math:`V_j(w)\ge z` with SLSQP, the gradient of
+:math:`V_j` being :math:`(d(\mu_i,\lambda^{(j)}_i))_i` (envelope theorem), keeping every computed
+cut; then the LP (HiGHS) :math:`\max_{w\in\Sigma_n}\min_{\rm cuts}` gives an upper bound on
+:math:`1/T^*` and, while the bracket is wider than ``rtol``, stabilised Kelley steps (F evaluated
+halfway between the LP maximiser and the best point) add cuts. Every evaluation of F is a lower
+bound on :math:`1/T^*`: the result carries the bracket.
 Weights are kept :math:`\ge` ``w_floor`` (the Gaussian inner problem needs :math:`w>0`).
 
 Invariances (tested): permuting arms permutes :math:`w^*`; for Gaussians :math:`T^*` is unchanged
@@ -142,7 +144,7 @@ def _check_problem(mu, k, divergence, sigma):
         bad = (mu <= 0) | (mu >= 1)
         if bad.any():
             i = int(np.flatnonzero(bad)[0])
-            raise ValueError(f"Bernoulli means must lie in the open interval (0, 1); got mu[{i}]={mu[i]!r}")
+            raise ValueError(f"Bernoulli means must lie in the open interval (0, 1); got mu[{i}]={float(mu[i])!r}")
     else:
         mu = check_vector("mu", mu, min_length=2)
     sigma = check_positive("sigma", sigma)
@@ -156,7 +158,7 @@ def _check_weights(w, n: int) -> np.ndarray:
         raise ValueError(f"w must hold one weight per arm (n = {n}); got len(w)={len(w)}")
     if not (w > 0).all():
         i = int(np.flatnonzero(w <= 0)[0])
-        raise ValueError(f"w must be positive (the infimum is taken with every arm weighted); got w[{i}]={w[i]!r}")
+        raise ValueError(f"w must be positive (the infimum is taken with every arm weighted); got w[{i}]={float(w[i])!r}")
     return w
 
 
@@ -398,7 +400,7 @@ def inner_value(
 class Characteristic:
     """``T_star`` = 1 / sup_w F(w); ``w_star`` the best weights found; ``arm_values`` the inner
     values V_j(w_star); ``bracket`` = (lower, upper) bounds on 1 / T_star (lower: F(w_star), certified
-    for the Gaussian divergence; upper: the cutting-plane LP value); ``iterations`` LP solves."""
+    for the Gaussian divergence; upper: the cutting-plane LP value); ``iterations`` evaluations of F."""
 
     T_star: float
     w_star: np.ndarray
@@ -437,44 +439,74 @@ def optimal_weights(
         w0 = np.full(n, 1.0 / n)
         av, _ = evaluate(w0)
         return Characteristic(math.inf, w0, av.values, (0.0, 0.0), 0, {"on_threshold": True})
-    w = (1.0 / dd) / np.sum(1.0 / dd)
+    w0 = (1.0 / dd) / np.sum(1.0 / dd)
     cuts: list[np.ndarray] = []
-    best_val, best_w, best_av = -np.inf, w, None
+    state = {"best": -np.inf, "w": w0, "av": None, "certified": 0.0, "calls": 0}
+    cache: dict = {}
     info: dict = {}
+
+    def at(w):
+        key = w.tobytes()
+        if key not in cache:
+            ww = np.maximum(w, w_floor)
+            av, dmat = evaluate(ww / ww.sum())
+            state["calls"] += 1
+            for name, v in av.info.items():
+                info[name] = info.get(name, 0) + v
+            cuts.extend(dmat)
+            val = float(av.values.min())
+            if val > state["best"]:
+                state.update(best=val, w=ww / ww.sum(), av=av, certified=float(av.lower.min()))
+            cache.clear()
+            cache[key] = (av, dmat)
+        return cache[key]
+
+    # epigraph form: max z s.t. V_j(w) >= z, w in the simplex; dV_j/dw_i = d(mu_i, lam^(j)_i) (envelope theorem)
+    scale = 1.0 / float(np.min(at(w0)[0].values) + 1e-300)
+
+    def constraint(x):
+        av, _ = at(x[:n])
+        return (av.values - x[n]) * scale
+
+    def constraint_jac(x):
+        _, dmat = at(x[:n])
+        return np.hstack([dmat, -np.ones((n, 1))]) * scale
+
+    x0 = np.append(w0, float(at(w0)[0].values.min()))
+    optimize.minimize(
+        lambda x: -x[n] * scale,
+        x0,
+        jac=lambda x: np.append(np.zeros(n), -scale),
+        method="SLSQP",
+        bounds=[(w_floor, 1.0)] * n + [(0.0, None)],
+        constraints=[
+            {"type": "ineq", "fun": constraint, "jac": constraint_jac},
+            {"type": "eq", "fun": lambda x: np.sum(x[:n]) - 1.0, "jac": lambda x: np.append(np.ones(n), 0.0)},
+        ],
+        options={"maxiter": max_iter, "ftol": rtol * 1e-3},
+    )
+    # certified upper bound on 1/T*: every cut w -> cut . w lies above F; maximise their minimum (LP)
     upper = np.inf
-    radius = 0.5
-    it = 0
-    for it in range(1, max_iter + 1):  # noqa: B007
-        w = np.maximum(w, w_floor)
-        w = w / w.sum()
-        av, dmat = evaluate(w)
-        for key, v in av.info.items():
-            info[key] = info.get(key, 0) + v
-        val = float(av.values.min())
-        cuts.extend(dmat)
-        if val > best_val:
-            best_val, best_w, best_av = val, w, av
-            certified = float(av.lower.min())
-            radius = min(1.0, radius * 2)
-        else:
-            radius = max(radius / 2, 1e-9)
-        # LP: max z s.t. z <= cut . w, sum w = 1, w >= w_floor (variables w_1..w_n, z)
+    for _ in range(max_iter):
         A = np.hstack([-np.array(cuts), np.ones((len(cuts), 1))])
         c_obj = np.zeros(n + 1)
         c_obj[-1] = -1.0
-        A_eq = np.hstack([np.ones((1, n)), np.zeros((1, 1))])
-        full = optimize.linprog(
-            c_obj, A_ub=A, b_ub=np.zeros(len(cuts)), A_eq=A_eq, b_eq=[1.0], bounds=[(w_floor, 1)] * n + [(0, None)], method="highs"
+        lp = optimize.linprog(
+            c_obj,
+            A_ub=A,
+            b_ub=np.zeros(len(cuts)),
+            A_eq=np.append(np.ones(n), 0.0)[None, :],
+            b_eq=[1.0],
+            bounds=[(0, 1)] * n + [(0, None)],
+            method="highs",
         )
-        upper = min(upper, -full.fun)
-        if upper - best_val <= rtol * best_val:
+        upper = min(upper, -lp.fun)
+        if upper - state["best"] <= rtol * state["best"]:
             break
-        lo = np.maximum(best_w - radius, w_floor)
-        hi = np.minimum(best_w + radius, 1.0)
-        boxed = optimize.linprog(
-            c_obj, A_ub=A, b_ub=np.zeros(len(cuts)), A_eq=A_eq, b_eq=[1.0], bounds=list(zip(lo, hi)) + [(0, None)], method="highs"
-        )
-        w = boxed.x[:n] if boxed.status == 0 else full.x[:n]
+        # Kelley step: evaluate F at the LP maximiser, averaged with the best point (stabilised)
+        at(0.5 * (lp.x[:n] + state["w"]))
+    it = state["calls"]
+    best_val, best_w, best_av, certified = state["best"], state["w"], state["av"], state["certified"]
     return Characteristic(1.0 / best_val, best_w, best_av.values, (certified, upper), it, info)
 
 
@@ -507,5 +539,5 @@ def fixed_threshold_bound(mu, theta: float, sigma: float = 1.0) -> float:
     gaps = mu - theta
     if (gaps == 0).any():
         i = int(np.flatnonzero(gaps == 0)[0])
-        raise ValueError(f"arm {i} sits on the threshold (mu[{i}]={mu[i]!r} = theta): T* is infinite")
+        raise ValueError(f"arm {i} sits on the threshold (mu[{i}]={float(mu[i])!r} = theta): T* is infinite")
     return float(np.sum(2 * sigma * sigma / gaps**2))
