@@ -86,9 +86,13 @@ def test_ksigma_versus_fixed_threshold():
     n = len(MU5)
     alone = []
     for j in range(n):
-        f = lambda x: (np.r_[MU5[:j], x, MU5[j + 1 :]][j] - ksigma_threshold(np.r_[MU5[:j], x, MU5[j + 1 :]], k))  # noqa: E731
+        f = lambda x: np.r_[MU5[:j], x, MU5[j + 1 :]][j] - ksigma_threshold(np.r_[MU5[:j], x, MU5[j + 1 :]], k)  # noqa: E731
         x = optimize.brentq(f, MU5[j] - 50, MU5[j] + 50) if f(MU5[j] - 50) * f(MU5[j] + 50) < 0 else math.inf
-        roots = [optimize.brentq(f, a, b) for a, b in zip(np.linspace(-20, 20, 4001)[:-1], np.linspace(-20, 20, 4001)[1:]) if f(a) * f(b) < 0]
+        roots = [
+            optimize.brentq(f, a, b)
+            for a, b in zip(np.linspace(-20, 20, 4001)[:-1], np.linspace(-20, 20, 4001)[1:])
+            if f(a) * f(b) < 0
+        ]
         x = min(roots, key=lambda r: abs(r - MU5[j])) if roots else x
         alone.append((MU5[j] - x) ** 2 / 2)
     assert ks.T_star >= np.sum(1 / np.array(alone)) * (1 - 1e-6)

@@ -126,7 +126,9 @@ def tape_divergence(tape: RewardTape) -> tuple[str, float]:
         return "gaussian", float(tape.scale)
     if tape.kind == BERNOULLI:
         return "bernoulli", 1.0
-    raise ValueError(f"the GLR detectors need a Gaussian or Bernoulli tape (a known divergence); got a {tape.kind_name} tape")
+    raise ValueError(
+        f"the GLR detectors need a Gaussian or Bernoulli tape (a known divergence); got a {tape.kind_name} tape"
+    )
 
 
 def _div_means(mu_hat: np.ndarray, divergence: str) -> np.ndarray:
@@ -220,9 +222,13 @@ def rr_glr(
         beta = float(threshold(t, n, delta))
         stop, z = should_stop(mu_hat, counts, k, divergence, sigma, beta, screen=screen)  # lines 5-6
         if stop:
-            return Outcome(ksigma_outliers(mu_hat, k), t, False, counts.copy(), {"engine": "reference", "Z": z, "beta": beta})
+            return Outcome(
+                ksigma_outliers(mu_hat, k), t, False, counts.copy(), {"engine": "reference", "Z": z, "beta": beta}
+            )
         if t + n > cap:
-            return Outcome(ksigma_outliers(mu_hat, k), t, True, counts.copy(), {"engine": "reference", "Z": z, "beta": beta})
+            return Outcome(
+                ksigma_outliers(mu_hat, k), t, True, counts.copy(), {"engine": "reference", "Z": z, "beta": beta}
+            )
 
 
 __all__ = [

@@ -158,7 +158,9 @@ def _check_weights(w, n: int) -> np.ndarray:
         raise ValueError(f"w must hold one weight per arm (n = {n}); got len(w)={len(w)}")
     if not (w > 0).all():
         i = int(np.flatnonzero(w <= 0)[0])
-        raise ValueError(f"w must be positive (the infimum is taken with every arm weighted); got w[{i}]={float(w[i])!r}")
+        raise ValueError(
+            f"w must be positive (the infimum is taken with every arm weighted); got w[{i}]={float(w[i])!r}"
+        )
     return w
 
 
