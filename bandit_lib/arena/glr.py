@@ -1,0 +1,247 @@
+r"""RR-GLR: round-robin sampling with a generalized-likelihood-ratio stop (and the GLR machinery).
+
+::
+
+    RR-GLR(arms, k, delta, beta, T_max):
+     1  t <- 0
+     2  repeat
+     3      pull every arm once (arm 0, 1, ..., n-1); t <- t + n     # one round, as RR
+     4      mu_hat <- empirical means; N <- pull counts (all t / n)
+     5      Z(t) <- inf_{lam in Alt(mu_hat)} sum_i N_i d(mu_hat_i, lam_i)      # inner_value(mu_hat, N, k)
+     6  until Z(t) > beta(t, n, delta) or the next round would pass T_max
+     7  return Omega(mu_hat), t
+
+**Why it is delta-correct.** If the answer is wrong, :math:`\Omega(\hat\mu)\ne\Omega(\mu)`, so the
+true :math:`\mu` lies in :math:`\mathrm{Alt}(\hat\mu)` and
+:math:`Z(t)\le\sum_iN_i\,d(\hat\mu_i,\mu_i)`. So it suffices that, with probability
+:math:`\ge1-\delta`, :math:`\sum_{i=1}^nN_i(t)d(\hat\mu_i(t),\mu_i)\le\beta(t,n,\delta)` for all t at
+once. Kaufmann & Koolen, *Mixture martingales revisited with applications to sequential tests and
+confidence intervals* (JMLR 22, 2021) prove such time-uniform deviation bounds for a sum over a
+set S of arms (here S = all n arms, since the alternative moves every arm):
+
+* Gaussian arms, :math:`d=(x-y)^2/(2\sigma^2)` (their Theorem 9): the sum is at most
+  :math:`\sum_{i\in S}2\ln(4+\ln N_i)+|S|\,C^G(x/|S|)` for all t with probability :math:`\ge1-e^{-x}`, where
+  :math:`C^G(x)=\min_{\lambda\in(1/2,1)}\bigl(g_G(\lambda)+x\bigr)/\lambda` and
+  :math:`g_G(\lambda)=2\lambda-2\lambda\ln(4\lambda)+\ln\zeta(2\lambda)-\tfrac12\ln(1-\lambda)`
+  (:func:`kk21_gaussian_threshold`);
+* one-parameter exponential families, e.g. Bernoulli with :math:`d=\mathrm{kl}` (their Theorem 7):
+  :math:`\sum_{i\in S}3\ln(1+\ln N_i)+|S|\,\mathcal T(x/|S|)`, with
+  :math:`\mathcal T(x)=2\tilde h_{3/2}\bigl((h^{-1}(1+x)+\ln(2\zeta(2)))/2\bigr)`, :math:`h(u)=u-\ln u`,
+  :math:`\tilde h_z(x)=e^{1/h^{-1}(x)}h^{-1}(x)` if :math:`x\ge h^{-1}(1/\ln z)`, else
+  :math:`z(x-\ln\ln z)` (:func:`kk21_threshold`).
+
+We take :math:`x=\ln(1/\delta)`. Both per-arm terms are concave in :math:`N_i\ge1`, so by Jensen
+:math:`\sum_if(N_i)\le nf(t/n)`: the thresholds below depend on (t, n, delta) only and stay valid
+for any allocation (Track-and-Stop uses them too). The constants above are transcribed from the
+paper as we read it; the statistical test of :mod:`tests.test_arena_detectors` checks the error
+rate empirically. ``threshold=`` accepts any callable ``(t, n, delta) -> float``.
+
+**Divergence.** A Gaussian tape uses :math:`(x-y)^2/(2\sigma^2)` with the tape's sigma; a
+Bernoulli tape uses kl, with the empirical means clipped into :math:`[\epsilon,1-\epsilon]`
+(:data:`CLIP`) *inside the divergence only* (kl(0, y) is finite but the inner solver needs interior
+means); the run stops only if clipping leaves the outlier set unchanged, and then
+:math:`\mathrm{kl}(\mathrm{clip}(\hat\mu),\mu)\le\mathrm{kl}(\hat\mu,\mu)` for
+:math:`\mu\in[\epsilon,1-\epsilon]`, so the argument above still holds. Replay tapes are refused.
+
+**Cheap screening.** Moving arm j alone onto the threshold gives a point of :math:`A_j`, hence an
+upper bound on Z (:func:`glr_upper_bound`); Z is computed only when that bound exceeds beta, so
+the decisions are those of computing Z after every round (a test checks this).
+
+``Outcome.output``: sorted :math:`\Omega(\hat\mu)`; ``pulls`` a multiple of n; ``capped``: stopped
+because the next round would pass the cap; ``info``: the last Z and beta.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+import numpy as np
+from scipy import optimize, special
+
+from bandit_lib.arena.lower_bound import EPS, _arm_values, check_k_for, divergence_values
+from bandit_lib.checks import check_cap, check_open_unit, check_positive
+from bandit_lib.ksigma import ksigma_outliers
+from bandit_lib.runner import DEFAULT_CAP, Outcome
+from bandit_lib.tapes import BERNOULLI, GAUSSIAN, RewardTape, check_tape
+
+#: Empirical Bernoulli means are clipped into [CLIP, 1 - CLIP] inside the divergence.
+CLIP = 1e-6
+
+Threshold = Callable[[int, int, float], float]
+
+
+# ------------------------------------------------------------------------------------------
+# thresholds
+
+
+def _g_gauss(lam: float) -> float:
+    return 2 * lam - 2 * lam * math.log(4 * lam) + math.log(special.zeta(2 * lam)) - 0.5 * math.log(1 - lam)
+
+
+def c_gauss(x: float) -> float:
+    """C^G(x) = min over lambda in (1/2, 1) of (g_G(lambda) + x) / lambda (Kaufmann & Koolen 2021)."""
+    x = check_positive("x", x)
+    res = optimize.minimize_scalar(
+        lambda l: (_g_gauss(l) + x) / l, bounds=(0.5 + 1e-10, 1 - 1e-12), method="bounded", options={"xatol": 1e-12}
+    )
+    return float(res.fun)
+
+
+def _h_inv(y: float) -> float:
+    """Inverse of h(u) = u - ln u on u >= 1 (y >= 1): -W_{-1}(-e^{-y})."""
+    return float(-special.lambertw(-math.exp(-y), k=-1).real)
+
+
+def _h_tilde(x: float, z: float = 1.5) -> float:
+    if x >= _h_inv(1.0 / math.log(z)):
+        hi = _h_inv(x)
+        return math.exp(1.0 / hi) * hi
+    return z * (x - math.log(math.log(z)))
+
+
+def t_expfam(x: float) -> float:
+    """T(x) = 2 h~_{3/2}((h^{-1}(1 + x) + ln(2 zeta(2))) / 2) (Kaufmann & Koolen 2021)."""
+    x = check_positive("x", x)
+    return 2.0 * _h_tilde((_h_inv(1.0 + x) + math.log(2 * special.zeta(2.0))) / 2.0)
+
+
+def kk21_gaussian_threshold(t: int, n: int, delta: float) -> float:
+    """n * 2 ln(4 + ln(t / n)) + n C^G(ln(1/delta) / n): Gaussian arms, any allocation with N_i >= 1."""
+    return n * 2.0 * math.log(4.0 + math.log(max(t / n, 1.0))) + n * c_gauss(math.log(1.0 / delta) / n)
+
+
+def kk21_threshold(t: int, n: int, delta: float) -> float:
+    """n * 3 ln(1 + ln(t / n)) + n T(ln(1/delta) / n): one-parameter exponential families (Bernoulli)."""
+    return n * 3.0 * math.log(1.0 + math.log(max(t / n, 1.0))) + n * t_expfam(math.log(1.0 / delta) / n)
+
+
+# ------------------------------------------------------------------------------------------
+# the GLR statistic
+
+
+def tape_divergence(tape: RewardTape) -> tuple[str, float]:
+    """("gaussian", sigma) or ("bernoulli", 1.0) for the tape's reward model; replay is refused."""
+    if tape.kind == GAUSSIAN:
+        return "gaussian", float(tape.scale)
+    if tape.kind == BERNOULLI:
+        return "bernoulli", 1.0
+    raise ValueError(
+        f"the GLR detectors need a Gaussian or Bernoulli tape (a known divergence); got a {tape.kind_name} tape"
+    )
+
+
+def _div_means(mu_hat: np.ndarray, divergence: str) -> np.ndarray:
+    return np.clip(mu_hat, CLIP, 1 - CLIP) if divergence == "bernoulli" else mu_hat
+
+
+def glr_upper_bound(mu_hat: np.ndarray, counts: np.ndarray, k: float, divergence: str, sigma: float) -> float:
+    """min_j of sum_i N_i d(mu_hat_i, lam_i) at the point that moves arm j alone onto the threshold
+    (a point of A_j, so an upper bound on Z). Solves n (c_j + tau (1 - 1/n))^2 = k^2 ||c + tau u_j||^2."""
+    n = len(mu_hat)
+    c = mu_hat - mu_hat.mean()
+    cc = float(c @ c)
+    a1 = 1.0 - 1.0 / n
+    best = math.inf
+    for j in range(n):
+        # quadratic A tau^2 + B tau + C = 0
+        A = n * a1 * a1 - k * k * a1
+        B = 2 * n * c[j] * a1 - 2 * k * k * c[j]
+        C = n * c[j] ** 2 - k * k * cc
+        disc = B * B - 4 * A * C
+        if disc < 0 or A == 0:
+            continue
+        for tau in ((-B - math.sqrt(disc)) / (2 * A), (-B + math.sqrt(disc)) / (2 * A)):
+            if c[j] + tau * a1 < 0:  # the other nappe: arm j below the mean, not on the threshold
+                continue
+            lam_j = mu_hat[j] + tau
+            if divergence == "bernoulli" and not 0.0 < lam_j < 1.0:
+                continue
+            d = divergence_values(_div_means(mu_hat[j : j + 1], divergence), [lam_j], divergence, sigma)[0]
+            best = min(best, float(counts[j] * d))
+    return best
+
+
+def glr_statistic(mu_hat: np.ndarray, counts: np.ndarray, k: float, divergence: str, sigma: float) -> float:
+    """Z = inf over Alt(mu_hat) of sum_i N_i d(mu_hat_i, lam_i); 0 if an arm sits on the threshold
+    or (Bernoulli) clipping changes the outlier set."""
+    m = _div_means(mu_hat, divergence)
+    if not np.array_equal(ksigma_outliers(m, k), ksigma_outliers(mu_hat, k)):
+        return 0.0
+    av = _arm_values(m, counts.astype(np.float64), k, divergence, sigma, None)
+    return float(av.values.min())
+
+
+def should_stop(mu_hat, counts, k, divergence, sigma, beta: float, *, screen: bool = True) -> tuple[bool, float]:
+    """(Z > beta, Z or its upper bound when the screen already says no)."""
+    if screen:
+        ub = glr_upper_bound(mu_hat, counts, k, divergence, sigma)
+        if not ub > beta:
+            return False, ub
+    z = glr_statistic(mu_hat, counts, k, divergence, sigma)
+    return z > beta, z
+
+
+def check_detector(tape, k, delta, cap, threshold):
+    """Validate the arguments both detectors share; returns (n, k, delta, cap, divergence, sigma, threshold)."""
+    n = check_tape(tape, min_arms=2, fresh=True, problem="the k-sigma problem").n_arms
+    k = check_k_for(k, n)
+    delta = check_open_unit("delta", delta)
+    cap = check_cap(cap)
+    if cap < n:
+        raise ValueError(f"cap must allow one pull of every arm (n = {n}); got cap={cap}")
+    divergence, sigma = tape_divergence(tape)
+    if threshold is None:
+        threshold = kk21_gaussian_threshold if divergence == "gaussian" else kk21_threshold
+    if not callable(threshold):
+        raise TypeError(f"threshold must be a callable (t, n, delta) -> float; got threshold={threshold!r}")
+    return n, k, delta, cap, divergence, sigma, threshold
+
+
+def rr_glr(
+    tape: RewardTape,
+    *,
+    k: float,
+    delta: float,
+    cap: int = DEFAULT_CAP,
+    threshold: Threshold | None = None,
+    screen: bool = True,
+) -> Outcome:
+    """RR-GLR, round by round (see the module docstring). ``screen=False`` computes Z after every
+    round (same decisions, slower)."""
+    n, k, delta, cap, divergence, sigma, threshold = check_detector(tape, k, delta, cap, threshold)
+    sums = np.zeros(n)
+    counts = np.zeros(n, dtype=np.int64)
+    z = beta = 0.0
+    while True:
+        for i in range(n):  # line 3: one round
+            sums[i] += tape.pull(i)
+            counts[i] += 1
+        t = int(counts.sum())
+        mu_hat = sums / counts  # line 4
+        beta = float(threshold(t, n, delta))
+        stop, z = should_stop(mu_hat, counts, k, divergence, sigma, beta, screen=screen)  # lines 5-6
+        if stop:
+            return Outcome(
+                ksigma_outliers(mu_hat, k), t, False, counts.copy(), {"engine": "reference", "Z": z, "beta": beta}
+            )
+        if t + n > cap:
+            return Outcome(
+                ksigma_outliers(mu_hat, k), t, True, counts.copy(), {"engine": "reference", "Z": z, "beta": beta}
+            )
+
+
+__all__ = [
+    "CLIP",
+    "EPS",
+    "c_gauss",
+    "check_detector",
+    "glr_statistic",
+    "glr_upper_bound",
+    "kk21_gaussian_threshold",
+    "kk21_threshold",
+    "rr_glr",
+    "should_stop",
+    "t_expfam",
+    "tape_divergence",
+]

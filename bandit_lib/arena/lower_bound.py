@@ -1,0 +1,545 @@
+r"""The change-of-measure lower bound for k-sigma outlier identification (fixed confidence).
+
+Problem. Arms with means :math:`\mu\in\mathbb R^n`, threshold :math:`\theta(\mu)=m(\mu)+k\,s(\mu)`
+(population std, :mod:`bandit_lib.ksigma`), outlier set :math:`\Omega(\mu)=\{i:\mu_i>\theta(\mu)\}`.
+Every algorithm that returns :math:`\Omega(\mu)` with probability :math:`\ge 1-\delta` on every
+instance (Garivier & Kaufmann 2016, Lemma 1 / Theorem 1) satisfies
+
+.. math::
+   \mathbb E_\mu[T] \ge T^*(\mu)\,\mathrm{kl}(\delta,1-\delta),\qquad
+   \frac1{T^*(\mu)} = \sup_{w\in\Sigma_n}\ \inf_{\lambda\in\mathrm{Alt}(\mu)}\ \sum_i w_i\,d(\mu_i,\lambda_i),
+
+with :math:`\mathrm{Alt}(\mu)=\{\lambda:\Omega(\lambda)\ne\Omega(\mu)\}` (its closure: the
+infimum is attained), :math:`d` the Gaussian divergence :math:`(x-y)^2/(2\sigma^2)` or the
+Bernoulli :math:`\mathrm{kl}(x,y)`, and :math:`\mathrm{kl}(\delta,1-\delta)` the binary relative
+entropy (:func:`kl_delta`).
+
+**Inner problem** (:func:`arm_values`, :func:`inner_value`). Write :math:`c=P\lambda` (centred,
+:math:`P=I-\mathbf 1\mathbf 1^\top/n`), :math:`u_j=Pe_j`, so :math:`\lambda_j-\theta(\lambda)=c_j-k\|c\|/\sqrt n`.
+The closure of Alt is :math:`\bigcup_j A_j`, where arm j changes side:
+
+* normal arm j (:math:`\mu_j\le\theta(\mu)`): :math:`A_j=K_j=\{c_j\ge k\|c\|/\sqrt n\}`, a convex
+  second-order cone (its axis is :math:`u_j`, plus the free direction :math:`\mathbf 1`); non-empty
+  interior iff :math:`k<\sqrt{n-1}` (otherwise no arm can ever be an outlier, which is refused);
+* outlier arm j: :math:`A_j=\{c_j\le k\|c\|/\sqrt n\}`, the closed complement of the interior of
+  :math:`K_j` -- not convex.
+
+With the indefinite quadratic form :math:`q(\lambda)=n(u_j^\top\lambda)^2-k^2\|P\lambda\|^2`
+(:math:`Q=nu_ju_j^\top-k^2P`: one positive eigenvalue :math:`n-1-k^2`, :math:`n-2` equal to
+:math:`-k^2`, one zero on :math:`\mathbf 1`) one has exactly
+:math:`K_j=\{q\ge0\}\cap\{c_j\ge0\}` and :math:`A_j^{\rm outlier}=\{q\le0\}\cup\{c_j\le0\}`.
+
+*Gaussian* (:math:`f(\lambda)=(\lambda-\mu)^\top D(\lambda-\mu)`, :math:`D=\mathrm{diag}(w)/(2\sigma^2)`,
+:math:`w>0`). Let :math:`D^{-1/2}QD^{-1/2}=V\Lambda V^\top`, :math:`z=V^\top D^{1/2}\mu` and, for a
+multiplier :math:`\eta`, :math:`\lambda(\eta)=D^{-1/2}V(I\pm\eta\Lambda)^{-1}z`, the stationary point
+of :math:`f\pm\eta q`; then :math:`q(\lambda(\eta))=\sum_k\Lambda_kz_k^2/(1\pm\eta\Lambda_k)^2` (a secular function).
+
+* Outlier arm, piece :math:`\{q\le0\}`: one quadratic constraint on a quadratic objective, Slater
+  point when :math:`n\ge3`, so the S-lemma gives strong duality (Pólik & Terlaky 2007): the
+  value is :math:`\max_{0\le\eta\le\eta_{\max}}\varphi(\eta)` with :math:`\varphi` concave,
+  :math:`\eta_{\max}=1/\max_k(-\Lambda_k)` (where :math:`D+\eta Q\succeq0` ends) and
+  :math:`\varphi'(\eta)=q(\lambda(\eta))` decreasing from :math:`q(\mu)>0`. Its unique root
+  (``brentq``) is the global minimiser; if there is none ("hard case" of trust-region
+  problems) the optimum is at :math:`\eta_{\max}` plus the null direction scaled to :math:`q=0`.
+  Piece :math:`\{c_j\le0\}`: a half-space, closed form :math:`(u_j^\top\mu)^2/(u_j^\top D^{-1}u_j)`.
+  The value is the smaller of the two: a certified global minimum of the non-convex problem.
+* Normal arm (convex problem): a root :math:`\eta\ge0` of :math:`q(\lambda(\eta))=0` (sign
+  :math:`-`) at which :math:`c_j>0` is a KKT point of :math:`\min f` s.t. :math:`c_j-k\|c\|/\sqrt n\ge0`
+  (on that boundary :math:`\nabla q` is a positive multiple of the gradient of the concave
+  constraint), hence the global minimiser. The secular function is increasing on
+  :math:`[0,1/\Lambda_+)` (one root there, the nearest point of the double cone
+  :math:`\{q\ge0\}`); if that point lies on the wrong nappe (:math:`c_j<0`, e.g. arm j is a low
+  outlier) the roots on :math:`(1/\Lambda_+,\infty)` are bracketed on a log grid. The apex
+  (all :math:`\lambda_i` equal, the only non-regular point) is always a candidate; if no
+  KKT root is found, a convex SLSQP solve is the fallback (counted in ``info``).
+
+*Bernoulli* (:math:`f(\lambda)=\sum_iw_i\,\mathrm{kl}(\mu_i,\lambda_i)`, :math:`\mu\in(0,1)^n`):
+SLSQP on :math:`\lambda\in[\epsilon,1-\epsilon]^n` from the Gaussian solution with local
+variances :math:`\mu_i(1-\mu_i)`, the apex and the half-space point. Normal arms: the problem is
+convex (kl is convex in its second argument), so a KKT point is global. Outlier arms: **not
+certified** (multi-start); a certified lower bound comes from Pinsker,
+:math:`\mathrm{kl}(x,y)\ge2(x-y)^2`, i.e. the Gaussian value with :math:`\sigma^2=1/4`
+(``ArmValues.lower``).
+
+With ``fixed_threshold=theta`` the threshold is held fixed: :math:`A_j=\{\lambda:\lambda_j=\theta\}`
+(its closure), value :math:`w_jd(\mu_j,\theta)`, and :math:`T^*=\sum_i 1/d(\mu_i,\theta)`,
+which for Gaussians is :func:`fixed_threshold_bound` :math:`=\sum_i2\sigma^2/\Delta_i^2`.
+
+**Outer problem** (:func:`optimal_weights`). :math:`F(w)=\min_j V_j(w)` is concave (an infimum
+of linear functions of w), and for every computed minimiser :math:`\lambda^{(j)}` the linear
+function :math:`w\mapsto\sum_iw_id(\mu_i,\lambda^{(j)}_i)` lies above :math:`F` everywhere. We
+maximise the epigraph form :math:`\max z` s.t. :math:`V_j(w)\ge z` with SLSQP, the gradient of
+:math:`V_j` being :math:`(d(\mu_i,\lambda^{(j)}_i))_i` (envelope theorem), keeping every computed
+cut; then the LP (HiGHS) :math:`\max_{w\in\Sigma_n}\min_{\rm cuts}` gives an upper bound on
+:math:`1/T^*` and, while the bracket is wider than ``rtol``, stabilised Kelley steps (F evaluated
+halfway between the LP maximiser and the best point) add cuts. Every evaluation of F is a lower
+bound on :math:`1/T^*`: the result carries the bracket.
+Weights are kept :math:`\ge` ``w_floor`` (the Gaussian inner problem needs :math:`w>0`).
+
+Invariances (tested): permuting arms permutes :math:`w^*`; for Gaussians :math:`T^*` is unchanged
+by a common shift of the means and by scaling means and :math:`\sigma` together.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+from scipy import optimize
+
+from bandit_lib.checks import check_choice, check_open_unit, check_positive, check_real, check_vector
+from bandit_lib.ksigma import ksigma_threshold
+
+DIVERGENCES = ("gaussian", "bernoulli")
+
+#: Bernoulli means are kept in [EPS, 1 - EPS] inside the divergence.
+EPS = 1e-9
+
+
+# ------------------------------------------------------------------------------------------
+# divergences and argument checks
+
+
+def kl_bernoulli(x, y):
+    """Binary relative entropy kl(x, y) = x ln(x/y) + (1-x) ln((1-x)/(1-y)) (elementwise, 0 ln 0 = 0)."""
+    x = np.asarray(x, dtype=np.float64)
+    y = np.clip(np.asarray(y, dtype=np.float64), EPS, 1.0 - EPS)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        a = np.where(x > 0, x * np.log(np.where(x > 0, x, 1.0) / y), 0.0)
+        b = np.where(x < 1, (1 - x) * np.log(np.where(x < 1, 1 - x, 1.0) / (1 - y)), 0.0)
+    return a + b
+
+
+def kl_delta(delta: float) -> float:
+    """kl(delta, 1 - delta) = (1 - 2 delta) ln((1 - delta) / delta), the factor of the lower bound."""
+    delta = check_open_unit("delta", delta)
+    return float((1 - 2 * delta) * math.log((1 - delta) / delta))
+
+
+def divergence_values(mu, lam, divergence: str = "gaussian", sigma: float = 1.0) -> np.ndarray:
+    """d(mu_i, lam_i) for each arm."""
+    mu = np.asarray(mu, dtype=np.float64)
+    lam = np.asarray(lam, dtype=np.float64)
+    if divergence == "gaussian":
+        return (mu - lam) ** 2 / (2.0 * sigma * sigma)
+    return kl_bernoulli(mu, lam)
+
+
+def check_k_for(k, n: int) -> float:
+    """k in (0, sqrt(n - 1)): above sqrt(n - 1) no arm can ever lie above the threshold."""
+    k = check_positive("k", k)
+    if not k < math.sqrt(n - 1):
+        raise ValueError(
+            f"k must be below sqrt(n - 1) = {math.sqrt(n - 1):.6g} for n = {n} arms (no arm can exceed "
+            f"mean + k * std otherwise); got k={k!r}"
+        )
+    return k
+
+
+def _check_problem(mu, k, divergence, sigma):
+    divergence = check_choice("divergence", divergence, DIVERGENCES)
+    if divergence == "bernoulli":
+        mu = check_vector("mu", mu, low=0.0, high=1.0, min_length=2)
+        bad = (mu <= 0) | (mu >= 1)
+        if bad.any():
+            i = int(np.flatnonzero(bad)[0])
+            raise ValueError(f"Bernoulli means must lie in the open interval (0, 1); got mu[{i}]={float(mu[i])!r}")
+    else:
+        mu = check_vector("mu", mu, min_length=2)
+    sigma = check_positive("sigma", sigma)
+    k = check_k_for(k, len(mu))
+    return mu, k, divergence, sigma
+
+
+def _check_weights(w, n: int) -> np.ndarray:
+    w = check_vector("w", w, low=0.0)
+    if len(w) != n:
+        raise ValueError(f"w must hold one weight per arm (n = {n}); got len(w)={len(w)}")
+    if not (w > 0).all():
+        i = int(np.flatnonzero(w <= 0)[0])
+        raise ValueError(
+            f"w must be positive (the infimum is taken with every arm weighted); got w[{i}]={float(w[i])!r}"
+        )
+    return w
+
+
+def _gap_sign(mu: np.ndarray, k: float) -> np.ndarray:
+    """True for the outlier arms of mu (c_j > k ||c|| / sqrt n, computed on centred means)."""
+    c = mu - mu.mean()
+    return c > k * np.sqrt(np.mean(c * c))
+
+
+# ------------------------------------------------------------------------------------------
+# the inner problem, one arm at a time
+
+
+@dataclass(frozen=True)
+class ArmValues:
+    """``values[j]``: inf over A_j (arm j changes side); ``lambdas[j]``: a minimiser;
+    ``outlier[j]``: whether arm j is an outlier of mu; ``lower[j]``: a certified lower bound on
+    ``values[j]`` (equal to it where the method is certified); ``info``: solver counts."""
+
+    values: np.ndarray
+    lambdas: np.ndarray
+    outlier: np.ndarray
+    lower: np.ndarray
+    info: dict = field(default_factory=dict)
+
+
+def _q(lam: np.ndarray, j: int, k: float) -> float:
+    c = lam - lam.mean()
+    n = len(lam)
+    return float(n * c[j] ** 2 - k * k * (c @ c))
+
+
+def _apex(mu: np.ndarray, D: np.ndarray) -> np.ndarray:
+    return np.full(len(mu), float(D @ mu / D.sum()))
+
+
+def _gauss_arm(mu: np.ndarray, D: np.ndarray, j: int, k: float, outlier: bool, info: dict):
+    """(value, minimiser) of min (lam - mu)' D (lam - mu) over A_j; see the module docstring."""
+    n = len(mu)
+    f = lambda lam: float(D @ (lam - mu) ** 2)  # noqa: E731
+    u = -np.full(n, 1.0 / n)
+    u[j] += 1.0
+    sd = np.sqrt(D)
+    Q = n * np.outer(u, u) - k * k * (np.eye(n) - 1.0 / n)
+    S = Q / np.outer(sd, sd)
+    Lam, V = np.linalg.eigh((S + S.T) / 2)
+    b = sd * mu
+    z = V.T @ b
+
+    def lam_of(eta: float, sign: float) -> np.ndarray:
+        return (V @ (z / (1.0 + sign * eta * Lam))) / sd
+
+    def secular(eta: float, sign: float) -> float:
+        return float(np.sum(Lam * z * z / (1.0 + sign * eta * Lam) ** 2))
+
+    if outlier:
+        # half-space piece {c_j <= 0}
+        Dinv = 1.0 / D
+        t = (u @ mu) / (u @ (Dinv * u))
+        best_lam = mu - t * Dinv * u
+        best = f(best_lam)
+        if n >= 3:
+            neg = -Lam.min()
+            eta_max = 1.0 / neg
+            hi = eta_max * (1 - 1e-13)
+            if secular(hi, 1.0) < 0:
+                eta = optimize.brentq(lambda e: secular(e, 1.0), 0.0, hi, xtol=1e-15 * eta_max, rtol=1e-15, maxiter=500)
+                lam = lam_of(eta, 1.0)
+            else:  # hard case: the stationary point at eta_max plus the null direction
+                info["hard_case"] = info.get("hard_case", 0) + 1
+                den = 1.0 + eta_max * Lam
+                sing = np.abs(den) < 1e-9
+                coef = np.where(sing, 0.0, z / np.where(sing, 1.0, den))
+                rest = float(np.sum(Lam * coef * coef))
+                tau = math.sqrt(max(rest, 0.0) / neg)
+                kmin = int(np.argmin(Lam))
+                coef[kmin] = tau
+                lam = (V @ coef) / sd
+            val = f(lam)
+            if val < best:
+                best, best_lam = val, lam
+        return best, best_lam
+
+    # normal arm: convex problem over K_j
+    c = mu - mu.mean()
+    if c[j] >= 0 and _q(mu, j, k) >= 0:
+        return 0.0, mu.copy()  # mu is in K_j already (arm j on the threshold)
+    cands = [_apex(mu, D)]
+    lam_plus = Lam.max()
+    e1 = 1.0 / lam_plus
+    roots = []
+    if secular(0.0, -1.0) < 0:
+        hi = e1 * (1 - 1e-13)
+        roots.append(optimize.brentq(lambda e: secular(e, -1.0), 0.0, hi, xtol=1e-15 * e1, rtol=1e-15, maxiter=500))
+    ok = [r for r in roots if (lam_of(r, -1.0) - lam_of(r, -1.0).mean())[j] > 0]
+    if not ok:
+        info["second_branch"] = info.get("second_branch", 0) + 1
+        grid = e1 * (1.0 + np.logspace(-12, 12, 481))
+        vals = np.sum(Lam * z * z / (1.0 - np.outer(grid, Lam)) ** 2, axis=1)
+        for a in np.flatnonzero(np.sign(vals[:-1]) != np.sign(vals[1:])):
+            r = optimize.brentq(lambda e: secular(e, -1.0), grid[a], grid[a + 1], xtol=1e-15 * grid[a], rtol=1e-15)
+            lam = lam_of(r, -1.0)
+            if (lam - lam.mean())[j] > 0:
+                ok.append(r)
+    for r in ok:
+        cands.append(lam_of(r, -1.0))
+    vals = [f(lam) for lam in cands]
+    i = int(np.argmin(vals))
+    if not ok and i == 0:
+        # no regular KKT point found: the apex should be optimal; confirm with a convex solve
+        info["slsqp_fallback"] = info.get("slsqp_fallback", 0) + 1
+        lam = _slsqp(mu, lambda x: (f(x), 2 * D * (x - mu)), j, k, outlier=False, starts=[cands[0] + 1e-6 * u])
+        if lam is not None and f(lam) < vals[0]:
+            return f(lam), lam
+    return vals[i], cands[i]
+
+
+def _slsqp(mu, fun, j, k, *, outlier: bool, starts, bounds=None):
+    """Best local minimiser of fun over A_j from the given starts (SLSQP), or None."""
+    n = len(mu)
+
+    def g(x):
+        c = x - x.mean()
+        s = math.sqrt(max(float(c @ c) / n, 1e-300))
+        val = c[j] - k * s
+        return val if not outlier else -val
+
+    def g_grad(x):
+        c = x - x.mean()
+        s = math.sqrt(max(float(c @ c) / n, 1e-300))
+        grad = -np.full(n, 1.0 / n)
+        grad[j] += 1.0
+        grad -= k * c / (n * s)
+        return grad if not outlier else -grad
+
+    best, best_x = np.inf, None
+    for x0 in starts:
+        res = optimize.minimize(
+            fun,
+            x0,
+            jac=True,
+            method="SLSQP",
+            bounds=bounds,
+            constraints=[{"type": "ineq", "fun": g, "jac": g_grad}],
+            options={"maxiter": 500, "ftol": 1e-14},
+        )
+        x = res.x
+        if g(x) >= -1e-9 and res.fun < best:
+            best, best_x = float(res.fun), x
+    return best_x
+
+
+def _bern_arm(mu, w, j, k, outlier, info):
+    n = len(mu)
+    bounds = [(EPS, 1 - EPS)] * n
+
+    def fun(x):
+        x = np.clip(x, EPS, 1 - EPS)
+        return float(w @ kl_bernoulli(mu, x)), w * (x - mu) / (x * (1 - x))
+
+    D_loc = w / (2 * mu * (1 - mu))
+    g_val, g_lam = _gauss_arm(mu, D_loc, j, k, outlier, {})
+    starts = [np.clip(g_lam, 1e-6, 1 - 1e-6), _apex(mu, D_loc)]
+    u = -np.full(n, 1.0 / n)
+    u[j] += 1.0
+    if outlier:
+        starts.append(np.clip(mu - (u @ mu) / (u @ (u / D_loc)) * u / D_loc, 1e-6, 1 - 1e-6))
+        rng = np.random.default_rng(j)
+        for _ in range(4):
+            starts.append(np.clip(mu + 0.1 * rng.standard_normal(n), 1e-3, 1 - 1e-3))
+    x = _slsqp(mu, fun, j, k, outlier=outlier, starts=starts, bounds=bounds)
+    if x is None:
+        info["bernoulli_failed"] = info.get("bernoulli_failed", 0) + 1
+        x = starts[1]
+    return fun(x)[0], np.clip(x, EPS, 1 - EPS)
+
+
+def arm_values(
+    mu,
+    w,
+    k: float,
+    *,
+    divergence: str = "gaussian",
+    sigma: float = 1.0,
+    fixed_threshold: float | None = None,
+) -> ArmValues:
+    """inf over A_j of sum_i w_i d(mu_i, lam_i), for every arm j; see the module docstring."""
+    mu, k, divergence, sigma = _check_problem(mu, k, divergence, sigma)
+    w = _check_weights(w, len(mu))
+    return _arm_values(mu, w, k, divergence, sigma, fixed_threshold)
+
+
+def _arm_values(mu, w, k, divergence, sigma, fixed_threshold) -> ArmValues:
+    n = len(mu)
+    info: dict = {}
+    lambdas = np.empty((n, n))
+    values = np.empty(n)
+    lower = np.empty(n)
+    if fixed_threshold is not None:
+        theta = check_real("fixed_threshold", fixed_threshold)
+        outlier = mu > theta
+        for j in range(n):
+            lam = mu.copy()
+            lam[j] = theta
+            lambdas[j] = lam
+        values = w * divergence_values(mu, np.full(n, theta), divergence, sigma)
+        return ArmValues(values, lambdas, outlier, values.copy(), info)
+    outlier = _gap_sign(mu, k)
+    D = w / (2.0 * sigma * sigma)
+    for j in range(n):
+        if divergence == "gaussian":
+            values[j], lambdas[j] = _gauss_arm(mu, D, j, k, bool(outlier[j]), info)
+            lower[j] = values[j]
+        else:
+            values[j], lambdas[j] = _bern_arm(mu, w, j, k, bool(outlier[j]), info)
+            # Pinsker: kl >= 2 (x - y)^2, the Gaussian value with sigma^2 = 1/4 (certified for both cases)
+            lower[j] = min(values[j], _gauss_arm(mu, 2.0 * w, j, k, bool(outlier[j]), {})[0])
+    return ArmValues(values, lambdas, outlier, lower, info)
+
+
+def inner_value(
+    mu,
+    w,
+    k: float,
+    *,
+    divergence: str = "gaussian",
+    sigma: float = 1.0,
+    fixed_threshold: float | None = None,
+) -> float:
+    """inf over Alt(mu) of sum_i w_i d(mu_i, lam_i) (= min_j of :func:`arm_values`)."""
+    return float(arm_values(mu, w, k, divergence=divergence, sigma=sigma, fixed_threshold=fixed_threshold).values.min())
+
+
+# ------------------------------------------------------------------------------------------
+# the outer problem
+
+
+@dataclass(frozen=True)
+class Characteristic:
+    """``T_star`` = 1 / sup_w F(w); ``w_star`` the best weights found; ``arm_values`` the inner
+    values V_j(w_star); ``bracket`` = (lower, upper) bounds on 1 / T_star (lower: F(w_star), certified
+    for the Gaussian divergence; upper: the cutting-plane LP value); ``iterations`` evaluations of F."""
+
+    T_star: float
+    w_star: np.ndarray
+    arm_values: np.ndarray
+    bracket: tuple[float, float]
+    iterations: int
+    info: dict = field(default_factory=dict)
+
+
+def optimal_weights(
+    mu,
+    k: float,
+    *,
+    divergence: str = "gaussian",
+    sigma: float = 1.0,
+    fixed_threshold: float | None = None,
+    rtol: float = 1e-8,
+    max_iter: int = 2000,
+    w_floor: float = 1e-12,
+) -> Characteristic:
+    """sup over the simplex of min_j V_j(w), by cutting planes; see the module docstring."""
+    mu, k, divergence, sigma = _check_problem(mu, k, divergence, sigma)
+    if fixed_threshold is not None:
+        fixed_threshold = check_real("fixed_threshold", fixed_threshold)
+    rtol = check_positive("rtol", rtol)
+    n = len(mu)
+
+    def evaluate(w):
+        av = _arm_values(mu, w, k, divergence, sigma, fixed_threshold)
+        return av, np.array([divergence_values(mu, lam, divergence, sigma) for lam in av.lambdas])
+
+    # start: the fixed-threshold optimum at theta(mu), w_i proportional to 1 / d(mu_i, theta)
+    theta = fixed_threshold if fixed_threshold is not None else ksigma_threshold(mu, k)
+    dd = divergence_values(mu, np.full(n, theta), divergence, sigma)
+    if (dd <= 0).any():  # an arm on the threshold: nothing can be certified, T* is infinite
+        w0 = np.full(n, 1.0 / n)
+        av, _ = evaluate(w0)
+        return Characteristic(math.inf, w0, av.values, (0.0, 0.0), 0, {"on_threshold": True})
+    w0 = (1.0 / dd) / np.sum(1.0 / dd)
+    cuts: list[np.ndarray] = []
+    state = {"best": -np.inf, "w": w0, "av": None, "certified": 0.0, "calls": 0}
+    cache: dict = {}
+    info: dict = {}
+
+    def at(w):
+        key = w.tobytes()
+        if key not in cache:
+            ww = np.maximum(w, w_floor)
+            av, dmat = evaluate(ww / ww.sum())
+            state["calls"] += 1
+            for name, v in av.info.items():
+                info[name] = info.get(name, 0) + v
+            cuts.extend(dmat)
+            val = float(av.values.min())
+            if val > state["best"]:
+                state.update(best=val, w=ww / ww.sum(), av=av, certified=float(av.lower.min()))
+            cache.clear()
+            cache[key] = (av, dmat)
+        return cache[key]
+
+    # epigraph form: max z s.t. V_j(w) >= z, w in the simplex; dV_j/dw_i = d(mu_i, lam^(j)_i) (envelope theorem)
+    scale = 1.0 / float(np.min(at(w0)[0].values) + 1e-300)
+
+    def constraint(x):
+        av, _ = at(x[:n])
+        return (av.values - x[n]) * scale
+
+    def constraint_jac(x):
+        _, dmat = at(x[:n])
+        return np.hstack([dmat, -np.ones((n, 1))]) * scale
+
+    x0 = np.append(w0, float(at(w0)[0].values.min()))
+    optimize.minimize(
+        lambda x: -x[n] * scale,
+        x0,
+        jac=lambda x: np.append(np.zeros(n), -scale),
+        method="SLSQP",
+        bounds=[(w_floor, 1.0)] * n + [(0.0, None)],
+        constraints=[
+            {"type": "ineq", "fun": constraint, "jac": constraint_jac},
+            {"type": "eq", "fun": lambda x: np.sum(x[:n]) - 1.0, "jac": lambda x: np.append(np.ones(n), 0.0)},
+        ],
+        options={"maxiter": max_iter, "ftol": rtol * 1e-3},
+    )
+    # certified upper bound on 1/T*: every cut w -> cut . w lies above F; maximise their minimum (LP)
+    upper = np.inf
+    for _ in range(max_iter):
+        A = np.hstack([-np.array(cuts), np.ones((len(cuts), 1))])
+        c_obj = np.zeros(n + 1)
+        c_obj[-1] = -1.0
+        lp = optimize.linprog(
+            c_obj,
+            A_ub=A,
+            b_ub=np.zeros(len(cuts)),
+            A_eq=np.append(np.ones(n), 0.0)[None, :],
+            b_eq=[1.0],
+            bounds=[(0, 1)] * n + [(0, None)],
+            method="highs",
+        )
+        upper = min(upper, -lp.fun)
+        if upper - state["best"] <= rtol * state["best"]:
+            break
+        # Kelley step: evaluate F at the LP maximiser, averaged with the best point (stabilised)
+        at(0.5 * (lp.x[:n] + state["w"]))
+    it = state["calls"]
+    best_val, best_w, best_av, certified = state["best"], state["w"], state["av"], state["certified"]
+    return Characteristic(1.0 / best_val, best_w, best_av.values, (certified, upper), it, info)
+
+
+def lower_bound(
+    mu,
+    k: float,
+    delta: float,
+    *,
+    divergence: str = "gaussian",
+    sigma: float = 1.0,
+    fixed_threshold: float | None = None,
+    rtol: float = 1e-8,
+) -> float:
+    """T*(mu) kl(delta, 1 - delta): a lower bound on E[pulls] of every delta-correct algorithm."""
+    delta = check_open_unit("delta", delta)
+    ch = optimal_weights(mu, k, divergence=divergence, sigma=sigma, fixed_threshold=fixed_threshold, rtol=rtol)
+    return ch.T_star * kl_delta(delta)
+
+
+def fixed_threshold_bound(mu, theta: float, sigma: float = 1.0) -> float:
+    """Closed-form T* of Gaussian thresholding with the threshold held fixed: sum_i 2 sigma^2 / Delta_i^2.
+
+    The alternative for arm i is lam_i = theta, so F(w) = min_i w_i Delta_i^2 / (2 sigma^2), whose
+    maximum over the simplex equalises the terms: 1 / T* = 1 / sum_i (2 sigma^2 / Delta_i^2).
+    (Multiply by kl(delta, 1 - delta) for the bound on expected pulls.)
+    """
+    mu = check_vector("mu", mu)
+    theta = check_real("theta", theta)
+    sigma = check_positive("sigma", sigma)
+    gaps = mu - theta
+    if (gaps == 0).any():
+        i = int(np.flatnonzero(gaps == 0)[0])
+        raise ValueError(f"arm {i} sits on the threshold (mu[{i}]={float(mu[i])!r} = theta): T* is infinite")
+    return float(np.sum(2 * sigma * sigma / gaps**2))

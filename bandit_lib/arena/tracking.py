@@ -1,0 +1,108 @@
+r"""Track-and-Stop for k-sigma outlier identification (Garivier & Kaufmann 2016), GLR stop of :mod:`bandit_lib.arena.glr`.
+
+::
+
+    TaS(arms, k, delta, beta, T_max, tracking, ratio):
+     1  pull every arm once; t <- n; w <- w*(mu_hat); next <- ratio * t
+     2  loop
+     3      if Z(t) > beta(t, n, delta): return Omega(mu_hat), t        # same GLR stop as RR-GLR
+     4      if t >= T_max: return Omega(mu_hat), t (capped)
+     5      if t >= next: w <- w*(mu_hat); next <- ratio * t            # geometric schedule
+     6      U <- {i : N_i < sqrt(t) - n/2}                               # forced exploration
+     7      if U is not empty: pull argmin_{i in U} N_i
+     8      D-tracking: else pull argmax_i (t w_i - N_i)
+     9      C-tracking: else pull argmax_i (sum_{s<=t} w^eps_s,i - N_i),  w^eps = w projected onto
+                        {w_i >= eps_t = (n^2 + t)^{-1/2} / 2}
+    10      t <- t + 1
+
+``w*(mu_hat)`` is :func:`bandit_lib.arena.lower_bound.optimal_weights` at the empirical means
+(Bernoulli means clipped into [CLIP, 1 - CLIP]; uniform weights while an arm sits on the
+threshold), with a loose tolerance (``rtol``): tracking needs the direction, not 8 digits.
+Ties go to the lowest arm index, so a run is a deterministic function of the tape. The GLR
+threshold is valid for any allocation (see :mod:`bandit_lib.arena.glr`), so the stop is
+delta-correct whatever the sampling rule.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from bandit_lib.arena.glr import CLIP, Threshold, check_detector, should_stop
+from bandit_lib.arena.lower_bound import optimal_weights
+from bandit_lib.checks import check_choice, check_positive, check_real
+from bandit_lib.ksigma import ksigma_outliers
+from bandit_lib.runner import DEFAULT_CAP, Outcome
+from bandit_lib.tapes import RewardTape
+
+TRACKINGS = ("D", "C")
+
+
+def _weights(mu_hat, k, divergence, sigma, rtol) -> np.ndarray:
+    n = len(mu_hat)
+    m = np.clip(mu_hat, CLIP, 1 - CLIP) if divergence == "bernoulli" else mu_hat
+    try:
+        ch = optimal_weights(m, k, divergence=divergence, sigma=sigma, rtol=rtol, max_iter=200)
+    except (ValueError, FloatingPointError, np.linalg.LinAlgError):
+        return np.full(n, 1.0 / n)
+    if not math.isfinite(ch.T_star):
+        return np.full(n, 1.0 / n)
+    return ch.w_star
+
+
+def track_and_stop(
+    tape: RewardTape,
+    *,
+    k: float,
+    delta: float,
+    cap: int = DEFAULT_CAP,
+    threshold: Threshold | None = None,
+    tracking: str = "D",
+    ratio: float = 2.0,
+    rtol: float = 1e-3,
+    screen: bool = True,
+) -> Outcome:
+    """Track-and-Stop, pull by pull (see the module docstring)."""
+    n, k, delta, cap, divergence, sigma, threshold = check_detector(tape, k, delta, cap, threshold)
+    check_choice("tracking", tracking, TRACKINGS)
+    ratio = check_real("ratio", ratio)
+    if not ratio > 1:
+        raise ValueError(f"ratio must be > 1 (w* is recomputed when t grows by this factor); got ratio={ratio!r}")
+    rtol = check_positive("rtol", rtol)
+    sums = np.zeros(n)
+    counts = np.zeros(n, dtype=np.int64)
+    for i in range(n):  # line 1
+        sums[i] += tape.pull(i)
+        counts[i] += 1
+    t = n
+    w = _weights(sums / counts, k, divergence, sigma, rtol)
+    next_update = ratio * t
+    cum = np.zeros(n)
+    updates = 1
+    while True:
+        mu_hat = sums / counts
+        beta = float(threshold(t, n, delta))
+        stop, z = should_stop(mu_hat, counts, k, divergence, sigma, beta, screen=screen)  # line 3
+        info = {"engine": "reference", "Z": z, "beta": beta, "w_updates": updates}
+        if stop:
+            return Outcome(ksigma_outliers(mu_hat, k), t, False, counts.copy(), info)
+        if t >= cap:  # line 4
+            return Outcome(ksigma_outliers(mu_hat, k), t, True, counts.copy(), info)
+        if t >= next_update:  # line 5
+            w = _weights(mu_hat, k, divergence, sigma, rtol)
+            next_update = ratio * t
+            updates += 1
+        starved = np.flatnonzero(counts < math.sqrt(t) - n / 2)  # line 6
+        if starved.size:
+            arm = int(starved[np.argmin(counts[starved])])  # line 7
+        elif tracking == "D":
+            arm = int(np.argmax(t * w - counts))  # line 8
+        else:
+            eps = 0.5 / math.sqrt(n * n + t)
+            we = np.maximum(w, eps)
+            cum += we / we.sum()
+            arm = int(np.argmax(cum - counts))  # line 9
+        sums[arm] += tape.pull(arm)
+        counts[arm] += 1
+        t += 1

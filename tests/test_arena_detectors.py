@@ -1,0 +1,89 @@
+"""RR-GLR and Track-and-Stop (bandit_lib.arena): determinism, structure, correctness, delta-correctness."""
+
+import numpy as np
+import pytest
+
+from bandit_lib.arena.glr import kk21_gaussian_threshold, rr_glr
+from bandit_lib.arena.lower_bound import lower_bound
+from bandit_lib.arena.tracking import track_and_stop
+from bandit_lib.ksigma import ksigma_outliers
+from bandit_lib.metrics import error_rate_within
+from bandit_lib.tapes import bernoulli_tape, gaussian_tape, replay_tape
+
+MU = np.array([0.0, 0.1, 0.2, 0.3, 3.0])
+K = 1.5
+TRUTH = ksigma_outliers(MU, K)
+
+
+def test_rr_glr_is_deterministic_and_round_based():
+    for seed in range(3):
+        a = rr_glr(gaussian_tape(MU, 1.0, seed), k=K, delta=0.1)
+        b = rr_glr(gaussian_tape(MU, 1.0, seed), k=K, delta=0.1)
+        assert a.same_decisions(b)
+        assert a.pulls % len(MU) == 0 and (a.counts == a.pulls // len(MU)).all()
+        assert np.array_equal(a.output, TRUTH) and not a.capped
+        # the screen only skips rounds where Z cannot exceed beta: same decisions as computing Z every round
+        assert a.same_decisions(rr_glr(gaussian_tape(MU, 1.0, seed), k=K, delta=0.1, screen=False))
+
+
+@pytest.mark.slow
+def test_rr_glr_cap_and_bernoulli():
+    capped = rr_glr(gaussian_tape(MU, 1.0, 0), k=K, delta=0.1, cap=23)
+    assert capped.capped and capped.pulls == 20
+    mb = np.array([0.1, 0.15, 0.2, 0.25, 0.95])
+    out = rr_glr(bernoulli_tape(mb, 0), k=K, delta=0.1)
+    assert np.array_equal(out.output, ksigma_outliers(mb, K)) and out.pulls % 5 == 0
+
+
+@pytest.mark.slow
+def test_track_and_stop_is_deterministic_and_correct():
+    a = track_and_stop(gaussian_tape(MU, 1.0, 1), k=K, delta=0.1)
+    b = track_and_stop(gaussian_tape(MU, 1.0, 1), k=K, delta=0.1)
+    assert a.same_decisions(b) and np.array_equal(a.output, TRUTH) and not a.capped
+    assert a.pulls == a.counts.sum() and (a.counts >= 1).all()
+    c = track_and_stop(gaussian_tape(MU, 1.0, 1), k=K, delta=0.1, tracking="C")
+    assert np.array_equal(c.output, TRUTH)
+
+
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda: rr_glr(gaussian_tape(MU, 1.0, 0), k=K, delta=1.0), "delta=1.0"),
+        (lambda: rr_glr(gaussian_tape(MU, 1.0, 0), k=0.0, delta=0.1), "k=0.0"),
+        (lambda: rr_glr(gaussian_tape(MU[:1], 1.0, 0), k=K, delta=0.1), "n=1"),
+        (lambda: rr_glr(gaussian_tape(MU, 1.0, 0), k=K, delta=0.1, cap=3), "cap=3"),
+        (lambda: rr_glr(replay_tape([[0.0, 1.0]] * 3, 0), k=0.5, delta=0.1), "replay"),
+        (lambda: rr_glr(gaussian_tape(MU, 1.0, 0), k=K, delta=0.1, threshold=3.0), "threshold=3.0"),
+        (lambda: track_and_stop(gaussian_tape(MU, 1.0, 0), k=K, delta=0.1, ratio=1.0), "ratio=1.0"),
+        (lambda: track_and_stop(gaussian_tape(MU, 1.0, 0), k=K, delta=0.1, tracking="E"), "tracking='E'"),
+    ],
+)
+def test_argument_errors_name_the_bad_value(call, message):
+    with pytest.raises((ValueError, TypeError)) as err:
+        call()
+    assert message in str(err.value)
+
+
+def test_threshold_grows_with_t_and_log_inverse_delta():
+    assert kk21_gaussian_threshold(500, 5, 0.1) > kk21_gaussian_threshold(50, 5, 0.1)
+    assert kk21_gaussian_threshold(50, 5, 0.01) > kk21_gaussian_threshold(50, 5, 0.1) > np.log(1 / 0.1)
+
+
+@pytest.mark.slow
+def test_rr_glr_delta_correct_and_above_the_lower_bound():
+    """1000 runs, n = 5, delta = 0.1: the error count does not reject p <= delta, and the mean
+    number of pulls is above T* kl(delta, 1 - delta) (which holds in expectation for any
+    delta-correct algorithm)."""
+    delta, runs = 0.1, 1000
+    outs = [rr_glr(gaussian_tape(MU, 1.0, seed), k=K, delta=delta) for seed in range(runs)]
+    errors = sum(not np.array_equal(o.output, TRUTH) for o in outs)
+    assert not any(o.capped for o in outs)
+    assert error_rate_within(errors, runs, delta)
+    assert np.mean([o.pulls for o in outs]) >= lower_bound(MU, K, delta)
+
+
+@pytest.mark.slow
+def test_track_and_stop_above_the_lower_bound_on_average():
+    delta = 0.1
+    pulls = [track_and_stop(gaussian_tape(MU, 1.0, s), k=K, delta=delta).pulls for s in range(4)]
+    assert np.mean(pulls) >= lower_bound(MU, K, delta)

@@ -1,0 +1,144 @@
+"""The k-sigma lower bound (bandit_lib.arena.lower_bound): closed forms, brute force, invariances, errors."""
+
+import math
+
+import numpy as np
+import pytest
+from scipy import optimize
+
+from bandit_lib.arena.lower_bound import (
+    arm_values,
+    fixed_threshold_bound,
+    inner_value,
+    kl_delta,
+    lower_bound,
+    optimal_weights,
+)
+from bandit_lib.ksigma import ksigma_threshold
+
+MU5 = np.array([0.1, 0.2, 0.3, 0.25, 0.9])
+
+
+def test_fixed_threshold_matches_closed_form():
+    for sigma, theta in [(1.0, 0.5), (0.3, 0.27)]:
+        ch = optimal_weights(MU5, 1.5, sigma=sigma, fixed_threshold=theta)
+        closed = fixed_threshold_bound(MU5, theta, sigma)
+        assert ch.T_star == pytest.approx(closed, rel=1e-6)
+        gaps2 = (MU5 - theta) ** 2
+        assert np.allclose(ch.w_star, (1 / gaps2) / np.sum(1 / gaps2), rtol=1e-4)
+
+
+def _brute(mu, w, j, k, outlier, rng, starts=12):
+    n = len(mu)
+
+    def g(x):
+        c = x - x.mean()
+        v = c[j] - k * math.sqrt(max(c @ c / n, 1e-300))
+        return -v if outlier else v
+
+    best = math.inf
+    for _ in range(starts):
+        x0 = mu + rng.standard_normal(n) * rng.uniform(0.05, 2.0) * (np.std(mu) + 0.1)
+        r = optimize.minimize(
+            lambda x: float(w @ (x - mu) ** 2 / 2),
+            x0,
+            method="SLSQP",
+            constraints=[{"type": "ineq", "fun": g}],
+            options={"maxiter": 1000, "ftol": 1e-15},
+        )
+        if g(r.x) >= -1e-8:
+            best = min(best, r.fun)
+    return best
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_inner_value_matches_brute_force(seed):
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(3, 6))
+    k = float(rng.uniform(0.3, min(1.4, math.sqrt(n - 1) - 0.1)))
+    mu = rng.normal(size=n)
+    mu[0] = mu.max() + 4.0  # make sure there is an outlier arm (the non-convex case)
+    w = rng.dirichlet(np.ones(n))
+    av = arm_values(mu, w, k)
+    assert av.outlier.any()
+    for j in range(n):
+        b = _brute(mu, w, j, k, bool(av.outlier[j]), rng)
+        assert av.values[j] <= b + 1e-7, (j, av.values[j], b)
+        if math.isfinite(b):  # (a few random starts may all fail to reach A_j)
+            assert av.values[j] >= b - 1e-5 * max(1.0, b), (j, av.values[j], b)
+        lam = av.lambdas[j]  # the minimiser lies in the closure of A_j
+        c = lam - lam.mean()
+        gap = c[j] - k * math.sqrt(c @ c / n)
+        assert (gap <= 1e-8) if av.outlier[j] else (gap >= -1e-8)
+    assert inner_value(mu, w, k) == pytest.approx(av.values.min())
+
+
+def test_ksigma_versus_fixed_threshold():
+    """Not ordered in general: the alternatives are not nested (moving lam_j moves theta(lam)).
+    Here the moving threshold makes the problem *easier* than the fixed threshold at theta(mu);
+    what always holds is T* >= sum_j 1 / d_j(alone), the arm-alone alternatives being in A_j."""
+    k = 1.5
+    ks = optimal_weights(MU5, k)
+    fixed = fixed_threshold_bound(MU5, ksigma_threshold(MU5, k))
+    assert ks.T_star < fixed
+    lo, hi = ks.bracket
+    assert lo <= hi * (1 + 1e-12) and (hi - lo) <= 1e-6 * lo
+    n = len(MU5)
+    alone = []
+    for j in range(n):
+        f = lambda x: np.r_[MU5[:j], x, MU5[j + 1 :]][j] - ksigma_threshold(np.r_[MU5[:j], x, MU5[j + 1 :]], k)  # noqa: E731
+        x = optimize.brentq(f, MU5[j] - 50, MU5[j] + 50) if f(MU5[j] - 50) * f(MU5[j] + 50) < 0 else math.inf
+        roots = [
+            optimize.brentq(f, a, b)
+            for a, b in zip(np.linspace(-20, 20, 4001)[:-1], np.linspace(-20, 20, 4001)[1:])
+            if f(a) * f(b) < 0
+        ]
+        x = min(roots, key=lambda r: abs(r - MU5[j])) if roots else x
+        alone.append((MU5[j] - x) ** 2 / 2)
+    assert ks.T_star >= np.sum(1 / np.array(alone)) * (1 - 1e-6)
+
+
+def test_invariances():
+    k = 1.2
+    mu = np.array([0.0, 0.4, 0.1, 2.2, 0.3, -0.2])
+    base = optimal_weights(mu, k, rtol=1e-7)
+    perm = np.array([3, 0, 5, 1, 4, 2])
+    permuted = optimal_weights(mu[perm], k, rtol=1e-7)
+    assert permuted.T_star == pytest.approx(base.T_star, rel=1e-5)
+    assert np.allclose(permuted.w_star, base.w_star[perm], atol=2e-3)
+    assert optimal_weights(mu + 7.5, k, rtol=1e-7).T_star == pytest.approx(base.T_star, rel=1e-5)
+    assert optimal_weights(3.0 * mu, k, sigma=3.0, rtol=1e-7).T_star == pytest.approx(base.T_star, rel=1e-5)
+    assert lower_bound(mu, k, 0.05) == pytest.approx(base.T_star * kl_delta(0.05), rel=1e-5)
+
+
+def test_bernoulli_values_are_bracketed():
+    mu = np.array([0.1, 0.15, 0.2, 0.25, 0.9])
+    w = np.full(5, 0.2)
+    av = arm_values(mu, w, 1.5, divergence="bernoulli")
+    assert (av.lower <= av.values + 1e-12).all() and (av.values > 0).all()
+    # kl >= 2 (x - y)^2 (Pinsker) and, near the means, kl ~ Gaussian with variance mu(1-mu): loose sanity
+    gauss = arm_values(mu, w, 1.5, sigma=0.5).values
+    assert (av.values >= gauss - 1e-6).all()
+
+
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda: lower_bound(MU5, 1.5, 1.5), "delta=1.5"),
+        (lambda: lower_bound(MU5, 1.5, 0.0), "delta=0.0"),
+        (lambda: optimal_weights([0.3], 1.5), "got 1 (mu=[0.3])"),
+        (lambda: optimal_weights(MU5, -1.0), "k=-1.0"),
+        (lambda: optimal_weights(MU5, 0.0), "k=0.0"),
+        (lambda: optimal_weights(MU5, 2.5), "k=2.5"),
+        (lambda: optimal_weights(MU5, 1.5, sigma=0.0), "sigma=0.0"),
+        (lambda: optimal_weights(MU5, 1.5, divergence="poisson"), "divergence='poisson'"),
+        (lambda: optimal_weights([0.0, 0.5, 0.9], 1.0, divergence="bernoulli"), "mu[0]=0.0"),
+        (lambda: inner_value(MU5, [0.2, 0.2, 0.2, 0.4, 0.0], 1.5), "w[4]=0.0"),
+        (lambda: inner_value(MU5, [0.5, 0.5], 1.5), "len(w)=2"),
+        (lambda: fixed_threshold_bound(MU5, 0.2, 1.0), "mu[1]=0.2"),
+    ],
+)
+def test_argument_errors_name_the_bad_value(call, message):
+    with pytest.raises((ValueError, TypeError)) as err:
+        call()
+    assert message in str(err.value)
