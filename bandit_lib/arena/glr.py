@@ -32,9 +32,11 @@ set S of arms (here S = all n arms, since the alternative moves every arm):
 
 We take :math:`x=\ln(1/\delta)`. Both per-arm terms are concave in :math:`N_i\ge1`, so by Jensen
 :math:`\sum_if(N_i)\le nf(t/n)`: the thresholds below depend on (t, n, delta) only and stay valid
-for any allocation (Track-and-Stop uses them too). The constants above are transcribed from the
-paper as we read it; the statistical test of :mod:`tests.test_arena_detectors` checks the error
-rate empirically. ``threshold=`` accepts any callable ``(t, n, delta) -> float``.
+for any allocation (Track-and-Stop uses them too). **Not yet verified:** the constants above
+were written from memory of the paper, whose text is not available here; they must be checked
+against it before a claim rests on them. The statistical test of ``tests/test_arena_detectors.py``
+checks the error rate empirically, but these thresholds are conservative (about 30 against
+:math:`\ln(1/\delta)\approx2.3` at n = 5), so it would catch only a grossly wrong constant. ``threshold=`` accepts any callable ``(t, n, delta) -> float``.
 
 **Divergence.** A Gaussian tape uses :math:`(x-y)^2/(2\sigma^2)` with the tape's sigma; a
 Bernoulli tape uses kl, with the empirical means clipped into :math:`[\epsilon,1-\epsilon]`
