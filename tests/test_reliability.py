@@ -313,6 +313,10 @@ def _processes_in_group(pgid: int) -> list[int]:
     return found
 
 
+def _default_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT, signal.SIGKILL], ids=["SIGTERM", "SIGINT", "SIGKILL"])
 def test_a_stopped_run_shuts_its_workers_down_says_how_to_resume_and_resumes(library_copy, sig):
     env = {**library_copy.env, "TOY_SLEEP": "1.0", "TOY_UNITS": "12"}
@@ -325,6 +329,9 @@ def test_a_stopped_run_shuts_its_workers_down_says_how_to_resume_and_resumes(lib
         stderr=subprocess.PIPE,
         text=True,
         start_new_session=True,
+        # A shell runs background jobs with SIGINT ignored, and a Python started so keeps ignoring
+        # it (no KeyboardInterrupt): the child gets the default disposition whatever ran pytest.
+        preexec_fn=_default_sigint,
     )
     folder = library_copy.store / "quick" / "toybook" / "lazy"
     deadline = time.monotonic() + DEADLINE
