@@ -87,3 +87,26 @@ def test_track_and_stop_above_the_lower_bound_on_average():
     delta = 0.1
     pulls = [track_and_stop(gaussian_tape(MU, 1.0, s), k=K, delta=delta).pulls for s in range(4)]
     assert np.mean(pulls) >= lower_bound(MU, K, delta)
+
+
+def test_sub_gaussian_option_uses_the_gaussian_statistic_on_bernoulli_arms():
+    from bandit_lib.arena.glr import check_detector
+
+    mb = np.array([0.1, 0.15, 0.2, 0.25, 0.95])
+    *_, divergence, sigma, threshold = check_detector(bernoulli_tape(mb, 0), K, 0.1, 10**6, None, 0.5)
+    assert (divergence, sigma, threshold) == ("gaussian", 0.5, kk21_gaussian_threshold)
+    a = rr_glr(bernoulli_tape(mb, 0), k=K, delta=0.1, sub_gaussian=0.5)
+    assert a.same_decisions(rr_glr(bernoulli_tape(mb, 0), k=K, delta=0.1, sub_gaussian=0.5))
+    assert np.array_equal(a.output, ksigma_outliers(mb, K)) and a.pulls % 5 == 0
+    with pytest.raises(ValueError, match="sub_gaussian"):
+        rr_glr(bernoulli_tape(mb, 0), k=K, delta=0.1, sub_gaussian=0.0)
+
+
+def test_track_and_stop_checks_every_m_pulls_and_takes_gaussian_weights():
+    mb = np.array([0.1, 0.15, 0.2, 0.25, 0.95])
+    out = track_and_stop(bernoulli_tape(mb, 1), k=K, delta=0.1, sub_gaussian=0.5, weights="gaussian", check_every=5)
+    assert np.array_equal(out.output, ksigma_outliers(mb, K)) and out.pulls % 5 == 0 and not out.capped
+    with pytest.raises(ValueError, match="weights"):
+        track_and_stop(bernoulli_tape(mb, 1), k=K, delta=0.1, weights="bernoulli")
+    with pytest.raises(ValueError, match="check_every"):
+        track_and_stop(bernoulli_tape(mb, 1), k=K, delta=0.1, check_every=0)

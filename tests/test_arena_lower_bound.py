@@ -11,8 +11,10 @@ from bandit_lib.arena.lower_bound import (
     fixed_threshold_bound,
     inner_value,
     kl_delta,
+    leave_one_out_thresholds,
     lower_bound,
     optimal_weights,
+    single_arm_bound,
 )
 from bandit_lib.ksigma import ksigma_threshold
 
@@ -96,6 +98,20 @@ def test_ksigma_versus_fixed_threshold():
         x = min(roots, key=lambda r: abs(r - MU5[j])) if roots else x
         alone.append((MU5[j] - x) ** 2 / 2)
     assert ks.T_star >= np.sum(1 / np.array(alone)) * (1 - 1e-6)
+    # the closed form of the same arm-alone bound agrees with these root-found moves
+    assert single_arm_bound(MU5, k) == pytest.approx(np.sum(1 / np.array(alone)), rel=1e-9)
+
+
+def test_tied_means_have_no_root_on_the_first_branch_and_still_match_brute_force():
+    """Bernoulli empirical means tie often; with tied normal arms the secular function may not change
+    sign before its pole (seen as a brentq error inside RR-GLR before the fix)."""
+    mu = np.array([0.2, 0.2, 0.2, 0.2, 0.9])
+    w = np.full(5, 0.2)
+    av = arm_values(mu, w, 1.5)
+    rng = np.random.default_rng(0)
+    for j in range(5):
+        b = _brute(mu, w, j, 1.5, bool(av.outlier[j]), rng)
+        assert av.values[j] <= b + 1e-7 and (not math.isfinite(b) or av.values[j] >= b - 1e-5 * max(1.0, b))
 
 
 def test_invariances():
@@ -142,3 +158,40 @@ def test_argument_errors_name_the_bad_value(call, message):
     with pytest.raises((ValueError, TypeError)) as err:
         call()
     assert message in str(err.value)
+
+
+def test_leave_one_out_threshold_puts_the_moved_arm_exactly_on_the_threshold():
+    rng = np.random.default_rng(3)
+    for n, k in [(5, 1.5), (12, 2.0), (40, 3.0)]:
+        mu = rng.uniform(0, 1, n)
+        t = leave_one_out_thresholds(mu, k)
+        for j in range(n):
+            moved = mu.copy()
+            moved[j] = t[j]
+            assert t[j] == pytest.approx(ksigma_threshold(moved, k), abs=1e-12)
+            # and it is the only crossing: just above is an outlier, just below is not
+            for eps, above in [(1e-7, True), (-1e-7, False)]:
+                moved[j] = t[j] + eps
+                assert (moved[j] > ksigma_threshold(moved, k)) == above
+
+
+@pytest.mark.parametrize("divergence", ["gaussian", "bernoulli"])
+def test_single_arm_bound_never_exceeds_the_certified_T_star(divergence):
+    """T_1 <= 1 / upper, where upper is the LP's certified upper bound on 1 / T* (so T_1 <= T*)."""
+    rng = np.random.default_rng(11)
+    # Bernoulli T* costs a multi-start SLSQP per arm and evaluation: one small instance there
+    for _ in range(2 if divergence == "gaussian" else 1):
+        mu = np.append(rng.uniform(0.05, 0.5, 5 if divergence == "gaussian" else 3), rng.uniform(0.7, 0.95))
+        ch = optimal_weights(mu, 1.5 if divergence == "gaussian" else 1.2, divergence=divergence, rtol=1e-2)
+        t1 = single_arm_bound(mu, 1.5 if divergence == "gaussian" else 1.2, divergence=divergence)
+        assert t1 <= 1.0 / ch.bracket[1] * (1 + 1e-9)
+
+
+def test_single_arm_bound_example_and_errors():
+    # MU5, k = 1.5: T* = 103.26, the fixed-threshold value 153.14; the single-arm bound is far below both
+    assert single_arm_bound(MU5, 1.5) == pytest.approx(17.1366, rel=1e-4)
+    assert single_arm_bound(MU5 * 2, 1.5, sigma=2) == pytest.approx(single_arm_bound(MU5, 1.5), rel=1e-12)
+    with pytest.raises(ValueError, match="k must be below sqrt"):
+        single_arm_bound(MU5, 2.0)
+    with pytest.raises(ValueError, match="sits on the threshold"):
+        single_arm_bound(np.zeros(4), 1.0)  # equal means: every arm is on the threshold

@@ -184,8 +184,16 @@ def should_stop(mu_hat, counts, k, divergence, sigma, beta: float, *, screen: bo
     return z > beta, z
 
 
-def check_detector(tape, k, delta, cap, threshold):
-    """Validate the arguments both detectors share; returns (n, k, delta, cap, divergence, sigma, threshold)."""
+def check_detector(tape, k, delta, cap, threshold, sub_gaussian=None):
+    """Validate the arguments both detectors share; returns (n, k, delta, cap, divergence, sigma, threshold).
+
+    ``sub_gaussian=s`` treats the rewards as s-sub-Gaussian (s = 1/2 for rewards in [0, 1]): the
+    Gaussian divergence with sigma = s and the Gaussian threshold, whatever the tape. The Gaussian
+    mixture martingale behind that threshold stays a supermartingale when the reward's moment
+    generating function is bounded by the Gaussian one, so the stop keeps its guarantee; the
+    statistic then costs one eigendecomposition per arm instead of a multi-start SLSQP
+    (measured for Bernoulli arms at n = 5: 40 s per RR-GLR run with kl, well under a second with s = 1/2).
+    """
     n = check_tape(tape, min_arms=2, fresh=True, problem="the k-sigma problem").n_arms
     k = check_k_for(k, n)
     delta = check_open_unit("delta", delta)
@@ -193,6 +201,8 @@ def check_detector(tape, k, delta, cap, threshold):
     if cap < n:
         raise ValueError(f"cap must allow one pull of every arm (n = {n}); got cap={cap}")
     divergence, sigma = tape_divergence(tape)
+    if sub_gaussian is not None:
+        divergence, sigma = "gaussian", check_positive("sub_gaussian", sub_gaussian)
     if threshold is None:
         threshold = kk21_gaussian_threshold if divergence == "gaussian" else kk21_threshold
     if not callable(threshold):
@@ -208,10 +218,11 @@ def rr_glr(
     cap: int = DEFAULT_CAP,
     threshold: Threshold | None = None,
     screen: bool = True,
+    sub_gaussian: float | None = None,
 ) -> Outcome:
     """RR-GLR, round by round (see the module docstring). ``screen=False`` computes Z after every
-    round (same decisions, slower)."""
-    n, k, delta, cap, divergence, sigma, threshold = check_detector(tape, k, delta, cap, threshold)
+    round (same decisions, slower); ``sub_gaussian``: see :func:`check_detector`."""
+    n, k, delta, cap, divergence, sigma, threshold = check_detector(tape, k, delta, cap, threshold, sub_gaussian)
     sums = np.zeros(n)
     counts = np.zeros(n, dtype=np.int64)
     z = beta = 0.0

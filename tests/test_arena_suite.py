@@ -1,0 +1,43 @@
+"""The arena's suite (bandit_lib.arena.suite): named instances, the yardstick, one row per run."""
+
+import numpy as np
+import pytest
+
+from bandit_lib.arena.lower_bound import kl_delta, single_arm_bound
+from bandit_lib.arena.suite import DELTA, DETECTORS, instance, run_detector, yardstick
+from bandit_lib.ksigma import ksigma_outliers
+from bandit_lib.runner import Instance
+
+
+def test_instances_are_named_by_family_n_and_case():
+    a, b, c = instance("planted", 20, 0), instance("planted", 20, 0), instance("planted", 20, 1)
+    assert np.array_equal(a.means, b.means) and not np.array_equal(a.means, c.means)
+    assert a.k == 2.5 and a.n == 20 and ksigma_outliers(a.means, a.k).size >= 1
+    w = instance("window", 50, 0)
+    assert w.n == 50 and 0.1 <= np.min(np.abs(w.means - (w.means.mean() + 2.5 * w.means.std()))) <= 0.2
+    with pytest.raises(ValueError, match="family"):
+        instance("planet", 20, 0)
+    with pytest.raises(ValueError, match="hcb has one instance"):
+        instance("hcb", 100, 0)
+
+
+def test_yardstick_is_the_single_arm_bound_times_kl():
+    cell = instance("planted", 50, 2)
+    st = yardstick(cell)
+    t1 = single_arm_bound(cell.means, cell.k, divergence="bernoulli")
+    assert st["T1"] == t1 and st["bound"] == pytest.approx(t1 * kl_delta(DELTA))
+    assert st["n_outliers"] == ksigma_outliers(cell.means, cell.k).size
+
+
+@pytest.mark.parametrize("name", ["RR (Agresti–Coull)", "WRR (Agresti–Coull)", "NRR (heuristic)", "RR (Hoeffding)"])
+def test_run_detector_gives_one_reproducible_row(name):
+    cell = instance("planted", 20, 0)
+    tape = Instance(cell.means).tape(np.random.SeedSequence(5))
+    row = run_detector(name, cell, tape)
+    again = run_detector(name, cell, tape.rewind())
+    assert {k: v for k, v in row.items() if k != "wall_s"} == {k: v for k, v in again.items() if k != "wall_s"}
+    assert row["pulls"] >= cell.n and not row["capped"]
+    if DETECTORS[name].delta_correct:
+        assert row["correct"]
+    with pytest.raises(ValueError, match="detector"):
+        run_detector("UCB", cell, tape.rewind())
