@@ -7,7 +7,8 @@
   anytime-valid thresholds it uses;
 * :mod:`~bandit_lib.arena.tracking` — Track-and-Stop (C- or D-tracking of w*(mu_hat), same GLR stop);
 * :mod:`~bandit_lib.arena.suite` — the instance suite, the detectors with their interval families,
-  and the yardstick (the closed-form single-arm bound, certified below T* at every n).
+  and the yardstick (the closed-form single-arm bound, certified below T* at every n);
+* :mod:`~bandit_lib.arena.report` — the chapter's tables (cells with intervals, leaderboard, wall times).
 
 Status (issue 13): the library core and the suite. The chapter, its experiments and fast engines
 for the GLR pair are not built yet. :func:`~bandit_lib.arena.lower_bound.optimal_weights` takes
