@@ -1,7 +1,7 @@
 r"""The arena's instance suite and its detectors: one delta, one k per family, the interval family as an axis.
 
 **Instances** (Bernoulli rewards throughout; every draw is named by its family, n and case under
-:data:`INSTANCES`, so a case is the same whatever else runs):
+``INSTANCES``, so a case is the same whatever else runs):
 
 * ``planted``: ZHUANG17's planted generator (:func:`bandit_lib.zhuang17.instances.planted_outliers`:
   normal means U[0, 0.5], 1 to 5 % outliers U[0.6, 1]) at k = 2.5, n in {20, 50, 100, 200, 1000};
@@ -10,7 +10,7 @@ r"""The arena's instance suite and its detectors: one delta, one k per family, t
 * ``hcb``: the 722 real HCB worker error rates (ADE20's Fig. 3), k = 2;
 * ``large``: the planted generator at n = 10^4.
 
-**Detectors** (:data:`DETECTORS`): RR and WRR under both interval families of ZHUANG17
+**Detectors** (``DETECTORS``): RR and WRR under both interval families of ZHUANG17
 (Hoeffding/McDiarmid with R = 1, and Agresti-Coull), IB with its CLUCB sub-Gaussian intervals,
 NRR (a heuristic stop, not delta-correct: it is in the table to show what correctness costs), ADE,
 RR-GLR and Track-and-Stop. The GLR pair treats the rewards as 1/2-sub-Gaussian (Gaussian divergence
