@@ -195,3 +195,15 @@ def test_single_arm_bound_example_and_errors():
         single_arm_bound(MU5, 2.0)
     with pytest.raises(ValueError, match="sits on the threshold"):
         single_arm_bound(np.zeros(4), 1.0)  # equal means: every arm is on the threshold
+
+
+def test_certified_lower_T_lies_between_the_single_arm_bound_and_T_star():
+    from bandit_lib.arena.lower_bound import certified_lower_T
+
+    mu = np.array([0.1, 0.2, 0.15, 0.3, 0.9])
+    for divergence in ("gaussian", "bernoulli"):
+        t_low, w, _ = certified_lower_T(mu, 1.5, divergence=divergence)
+        ch = optimal_weights(mu, 1.5, divergence=divergence, rtol=1e-2)
+        assert single_arm_bound(mu, 1.5, divergence=divergence) <= t_low * (1 + 1e-9)
+        assert t_low <= 1.0 / ch.bracket[0] * (1 + 1e-9)  # bracket[0]: certified lower bound on 1/T*
+        assert w.sum() == pytest.approx(1.0) and (w >= -1e-12).all()
