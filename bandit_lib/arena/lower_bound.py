@@ -664,8 +664,9 @@ def certified_lower_T(
         raise ValueError("no feasible alternative found to start from (every single-arm move leaves (0, 1))")
     upper, w_lp = lp()
     w_centre = w_lp.copy()
-    stale = it = 0
-    for it in range(1, max_iter + 1):
+    stale = iterations = 0
+    while iterations < max_iter:
+        iterations += 1
         w = np.maximum(0.5 * (w_lp + w_centre), 1e-12)
         D = w / w.sum() / (2.0 * var)
         for j in range(n):
@@ -685,4 +686,4 @@ def certified_lower_T(
         w_centre = 0.5 * (w_centre + w_lp)
         if stale >= patience:
             break
-    return 1.0 / upper, w_lp, it
+    return 1.0 / upper, w_lp, iterations
