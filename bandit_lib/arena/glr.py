@@ -61,7 +61,7 @@ from collections.abc import Callable
 import numpy as np
 from scipy import optimize, special
 
-from bandit_lib.arena.lower_bound import EPS, _arm_values, check_k_for, divergence_values
+from bandit_lib.arena.lower_bound import EPS, _arm_values, check_k_for, divergence_values, leave_one_out_thresholds
 from bandit_lib.checks import check_cap, check_open_unit, check_positive
 from bandit_lib.ksigma import ksigma_outliers
 from bandit_lib.runner import DEFAULT_CAP, Outcome
@@ -139,29 +139,12 @@ def _div_means(mu_hat: np.ndarray, divergence: str) -> np.ndarray:
 
 def glr_upper_bound(mu_hat: np.ndarray, counts: np.ndarray, k: float, divergence: str, sigma: float) -> float:
     """min_j of sum_i N_i d(mu_hat_i, lam_i) at the point that moves arm j alone onto the threshold
-    (a point of A_j, so an upper bound on Z). Solves n (c_j + tau (1 - 1/n))^2 = k^2 ||c + tau u_j||^2."""
-    n = len(mu_hat)
-    c = mu_hat - mu_hat.mean()
-    cc = float(c @ c)
-    a1 = 1.0 - 1.0 / n
-    best = math.inf
-    for j in range(n):
-        # quadratic A tau^2 + B tau + C = 0
-        A = n * a1 * a1 - k * k * a1
-        B = 2 * n * c[j] * a1 - 2 * k * k * c[j]
-        C = n * c[j] ** 2 - k * k * cc
-        disc = B * B - 4 * A * C
-        if disc < 0 or A == 0:
-            continue
-        for tau in ((-B - math.sqrt(disc)) / (2 * A), (-B + math.sqrt(disc)) / (2 * A)):
-            if c[j] + tau * a1 < 0:  # the other nappe: arm j below the mean, not on the threshold
-                continue
-            lam_j = mu_hat[j] + tau
-            if divergence == "bernoulli" and not 0.0 < lam_j < 1.0:
-                continue
-            d = divergence_values(_div_means(mu_hat[j : j + 1], divergence), [lam_j], divergence, sigma)[0]
-            best = min(best, float(counts[j] * d))
-    return best
+    (a point of A_j, so an upper bound on Z): lam_j is :func:`~bandit_lib.arena.lower_bound.leave_one_out_thresholds`.
+    Bernoulli arms whose crossing lies outside (0, 1) cannot cross alone and give no bound."""
+    t = leave_one_out_thresholds(mu_hat, k)
+    inside = (t > 0.0) & (t < 1.0) if divergence == "bernoulli" else np.ones(len(t), dtype=bool)
+    d = divergence_values(_div_means(mu_hat, divergence), np.where(inside, t, 0.5), divergence, sigma)
+    return float(np.min(np.where(inside, counts * d, math.inf)))
 
 
 def glr_statistic(mu_hat: np.ndarray, counts: np.ndarray, k: float, divergence: str, sigma: float) -> float:
