@@ -10,6 +10,7 @@ from bandit_lib.arena.lower_bound import (
     arm_values,
     fixed_threshold_bound,
     inner_value,
+    kl_bernoulli,
     kl_delta,
     leave_one_out_thresholds,
     lower_bound,
@@ -195,6 +196,19 @@ def test_single_arm_bound_example_and_errors():
         single_arm_bound(MU5, 2.0)
     with pytest.raises(ValueError, match="sits on the threshold"):
         single_arm_bound(np.zeros(4), 1.0)  # equal means: every arm is on the threshold
+
+
+def test_single_arm_bound_takes_bernoulli_means_of_zero_and_one():
+    # real error rates can be exactly 0 (HCB): kl(0, t) = -ln(1 - t) is finite, the bound is defined
+    mu = np.array([0.0, 0.05, 0.1, 0.08, 0.02, 0.6])
+    t = leave_one_out_thresholds(mu, 1.5)
+    inside = (t > 0) & (t < 1)
+    expected = np.sum(1.0 / kl_bernoulli(mu[inside], t[inside]))
+    assert single_arm_bound(mu, 1.5, divergence="bernoulli") == pytest.approx(expected, rel=1e-12)
+    assert -np.log(1 - t[0]) == pytest.approx(kl_bernoulli(0.0, t[0]), rel=1e-12)
+    # the solvers still need interior means, and say which one is not
+    with pytest.raises(ValueError, match=r"mu\[0\]=0.0"):
+        optimal_weights(mu, 1.5, divergence="bernoulli")
 
 
 def test_certified_lower_T_lies_between_the_single_arm_bound_and_T_star():

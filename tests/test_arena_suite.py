@@ -4,9 +4,11 @@ import numpy as np
 import pytest
 
 from bandit_lib.arena.lower_bound import kl_delta, single_arm_bound
-from bandit_lib.arena.suite import DELTA, DETECTORS, instance, run_detector, yardstick
-from bandit_lib.ksigma import ksigma_outliers
+from bandit_lib.arena.suite import DELTA, DETECTORS, INSTANCES, PLANTED_MIN_GAP, instance, run_detector, yardstick
+from bandit_lib.ksigma import ksigma_gaps, ksigma_outliers
 from bandit_lib.runner import Instance
+from bandit_lib.seeding import derive
+from bandit_lib.zhuang17.instances import planted_outliers
 
 
 def test_instances_are_named_by_family_n_and_case():
@@ -21,12 +23,31 @@ def test_instances_are_named_by_family_n_and_case():
         instance("hcb", 100, 0)
 
 
-def test_yardstick_is_the_single_arm_bound_times_kl():
-    cell = instance("planted", 50, 2)
+def test_yardstick_is_the_best_certified_bound_times_kl():
+    cell = instance("planted", 200, 1)  # beyond CERTIFY_MAX_N: the single-arm bound alone
     st = yardstick(cell)
     t1 = single_arm_bound(cell.means, cell.k, divergence="bernoulli")
-    assert st["T1"] == t1 and st["bound"] == pytest.approx(t1 * kl_delta(DELTA))
-    assert st["n_outliers"] == ksigma_outliers(cell.means, cell.k).size
+    assert st["T1"] == t1 and st["bound"] == pytest.approx(t1 * kl_delta(DELTA)) and st["bound_kind"] == "single-arm"
+    assert st["n_outliers"] == ksigma_outliers(cell.means, cell.k).size and np.isnan(st["T_cert"])
+    # at n = 20 the certificate tightens it, and the Gaussian upper value lies above both
+    small = yardstick(instance("planted", 20, 1))
+    assert small["T1"] < small["T_cert"] == small["T_lower"] < small["T_upper"]
+    assert (
+        small["bound"] == pytest.approx(small["T_cert"] * kl_delta(DELTA)) and small["bound_kind"] == "cutting planes"
+    )
+
+
+def test_planted_cases_keep_the_draws_above_the_gap_floor_and_window_has_no_bound():
+    gaps = [ksigma_gaps(instance("planted", 20, c).means, 2.5).min() for c in range(3)]
+    assert min(gaps) >= PLANTED_MIN_GAP
+    # draw 2 of the generator at n = 20 has Delta_min 0.012: it is skipped, so case 2 is draw 3
+    assert np.array_equal(
+        instance("planted", 20, 2).means, planted_outliers(20, 2.5, derive(INSTANCES, "planted", 20, 3)).means
+    )
+    st = yardstick(instance("window", 50, 0))
+    assert st["T1"] == 0 and np.isnan(st["bound"]) and st["bound_kind"] == "none" and st["n_outliers"] == 0
+    hcb = yardstick(instance("hcb", 722, 0))  # error rates of exactly 0 are taken as they are
+    assert hcb["T1"] > 0 and hcb["bound_kind"] == "single-arm"
 
 
 @pytest.mark.parametrize("name", ["RR (Agresti–Coull)", "WRR (Agresti–Coull)", "NRR (heuristic)", "RR (Hoeffding)"])

@@ -137,11 +137,12 @@ def check_k_for(k, n: int) -> float:
     return k
 
 
-def _check_problem(mu, k, divergence, sigma):
+def _check_problem(mu, k, divergence, sigma, *, closed: bool = False):
     divergence = check_choice("divergence", divergence, DIVERGENCES)
     if divergence == "bernoulli":
         mu = check_vector("mu", mu, low=0.0, high=1.0, min_length=2)
-        bad = (mu <= 0) | (mu >= 1)
+        # the solvers need interior means; a closed form (closed=True) takes 0 and 1 as well
+        bad = np.zeros(len(mu), dtype=bool) if closed else (mu <= 0) | (mu >= 1)
         if bad.any():
             i = int(np.flatnonzero(bad)[0])
             raise ValueError(f"Bernoulli means must lie in the open interval (0, 1); got mu[{i}]={float(mu[i])!r}")
@@ -562,9 +563,11 @@ def single_arm_bound(mu, k: float, *, divergence: str = "gaussian", sigma: float
     :math:`T^*\ge\sum_j1/d(\mu_j,t_j)`. It ignores the cheaper alternatives that move several
     arms at once (they shift the threshold), so it can be loose: measured 0.27-0.85 of
     :math:`T^*` on planted instances with n = 20-50 (the arena chapter). Bernoulli arms whose
-    :math:`t_j` falls outside (0, 1) cannot change side alone and contribute nothing.
+    :math:`t_j` falls outside (0, 1) cannot change side alone and contribute nothing. Bernoulli
+    means of exactly 0 or 1 are allowed here (real error rates can be 0): kl(0, t) = -ln(1 - t)
+    is finite for t < 1, so the change of measure still holds.
     """
-    mu, k, divergence, sigma = _check_problem(mu, k, divergence, sigma)
+    mu, k, divergence, sigma = _check_problem(mu, k, divergence, sigma, closed=True)
     t = leave_one_out_thresholds(mu, k)
     if divergence == "bernoulli":
         inside = (t > 0) & (t < 1)
