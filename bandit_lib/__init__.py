@@ -8,7 +8,8 @@ Where things live (one rule, the same as the book's, the tests' and the results'
   and real-data loaders, ``experiments`` (what ``make reproduce`` computes) and ``report``
   (tables, figure helpers and scorecard rows of the chapter). The chapters are
   :mod:`bandit_lib.foundations`, :mod:`bandit_lib.zhuang17`, :mod:`bandit_lib.ade20`,
-  :mod:`bandit_lib.gold20`, :mod:`bandit_lib.uig` and :mod:`bandit_lib.grapl20`; each package's
+  :mod:`bandit_lib.gold20`, :mod:`bandit_lib.uig`, :mod:`bandit_lib.grapl20` and
+  :mod:`bandit_lib.arena` (every detector against the lower bound); each package's
   docstring indexes its modules.
 * A later paper imports an earlier paper's baselines from that paper's package (ADE20 and GOLD20
   use :mod:`bandit_lib.zhuang17`'s RR and WRR); never the other way round.

@@ -4,7 +4,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from bandit_lib.arena.report import cells, leaderboard, wall_times
+from bandit_lib.arena.report import cells, leaderboard, paired_saving, wall_times, with_bounds
 
 
 def _rows():
@@ -19,6 +19,8 @@ def _rows():
                 {
                     "family": "planted",
                     "n": 20,
+                    "case": 0,
+                    "run": len(rows) % 3,
                     "detector": det,
                     "pulls": p,
                     "correct": bool(c),
@@ -46,3 +48,36 @@ def test_leaderboard_takes_the_cheapest_correct_detector():
     assert board.iloc[0].runner_up_over_best == pytest.approx(22 / 12)
     assert leaderboard(t, {"A": False, "B": True, "C": True}).iloc[0].best == "C"
     assert wall_times(_rows()).shape == (1, 3)
+
+
+def test_with_bounds_gives_a_factor_bracket_and_refuses_cells_without_a_yardstick():
+    rows = _rows().drop(columns="factor")
+    bounds = pd.DataFrame(
+        [
+            {
+                "family": "planted",
+                "n": 20,
+                "case": 0,
+                "bound": 4.0,
+                "bound_kind": "cutting planes",
+                "T_lower": 2.0,
+                "T_upper": 5.0,
+            }
+        ]
+    )
+    out = with_bounds(rows, bounds)
+    assert out.factor.tolist() == (rows.pulls / 4.0).tolist()
+    assert out.factor_lo.tolist() == pytest.approx((rows.pulls / 10.0).tolist())  # T_upper kl = 5 * 2
+    with pytest.raises(ValueError, match="no yardstick"):
+        with_bounds(rows.assign(n=50), bounds)
+    with pytest.raises(ValueError, match="lacks"):
+        with_bounds(rows, bounds.drop(columns="T_upper"))
+
+
+def test_paired_saving_compares_the_same_runs():
+    s = paired_saving(_rows(), "B", "A")
+    assert s.tolist() == pytest.approx([1 - 5 / 10, 1 - 5 / 12, 1 - 5 / 14])
+    with pytest.raises(ValueError, match="no run has both"):
+        paired_saving(_rows(), "B", "Z")
+    with pytest.raises(ValueError, match="says nothing"):
+        leaderboard(cells(_rows()), {"A": True})

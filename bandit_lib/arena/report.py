@@ -1,10 +1,14 @@
-"""Tables of the arena chapter, computed from the suite's rows (no numbers typed in).
+"""Tables and the scorecard of the arena chapter, computed from the results (no numbers typed in).
 
+* :func:`with_bounds`: the suite's rows joined with their cell's yardstick: ``factor`` = pulls over
+  the best certified lower bound (an upper bound on the factor above T* kl), and ``factor_lo`` =
+  pulls over the Gaussian upper value (a lower bound on it) where one was computed;
 * :func:`cells`: per (family, n, detector): runs, mean pulls with a 95 % interval (normal
   approximation over the runs, pooled over the cases of the cell), error rate with its
-  Clopper-Pearson interval, and the mean factor above the lower bound;
+  Clopper-Pearson interval, and the mean factors;
 * :func:`leaderboard`: per (family, n), the cheapest detector among those that are delta-correct by
   construction and made no error in the cell;
+* :func:`paired_saving`: one detector's pulls against another's on the same tapes;
 * :func:`wall_times`: mean wall time per run, per detector and n.
 """
 
@@ -16,6 +20,28 @@ import numpy as np
 import pandas as pd
 
 from bandit_lib.metrics import binomial_interval
+
+CELL = ["family", "n", "case"]
+
+
+def with_bounds(rows: pd.DataFrame, bounds: pd.DataFrame) -> pd.DataFrame:
+    """``rows`` with their cell's ``bound``, ``bound_kind``, ``factor`` and ``factor_lo`` (NaN where
+    the cell has no certified bound or no upper value); a row whose cell has no yardstick is an
+    error, not a silent NaN."""
+    need = {*CELL, "bound", "bound_kind", "T_upper"}
+    missing = need - set(bounds.columns)
+    if missing:
+        raise ValueError(f"bounds lacks the columns {sorted(missing)}")
+    b = bounds[[*CELL, "bound", "bound_kind", "T_upper", "T_lower"]].copy()
+    b["bound_hi"] = b["T_upper"] * b["bound"] / b["T_lower"]  # T_upper kl(delta, 1 - delta)
+    out = rows.merge(b.drop(columns=["T_upper", "T_lower"]), on=CELL, how="left", validate="many_to_one")
+    lost = out["bound_kind"].isna()
+    if lost.any():
+        where = out.loc[lost, CELL].drop_duplicates().to_dict("records")
+        raise ValueError(f"no yardstick for the cells {where[:3]}")
+    out["factor"] = out["pulls"] / out["bound"]
+    out["factor_lo"] = out["pulls"] / out["bound_hi"]
+    return out.drop(columns="bound_hi")
 
 
 def cells(rows: pd.DataFrame) -> pd.DataFrame:
@@ -42,7 +68,8 @@ def cells(rows: pd.DataFrame) -> pd.DataFrame:
                 "error_rate": errors / r,
                 "error_lo": lo,
                 "error_hi": hi,
-                "factor": float(g.factor.mean()),
+                "factor": float(g.factor.mean()) if "factor" in g else math.nan,
+                "factor_lo": float(g.factor_lo.mean()) if "factor_lo" in g else math.nan,
             }
         )
     return pd.DataFrame(out)
@@ -51,6 +78,9 @@ def cells(rows: pd.DataFrame) -> pd.DataFrame:
 def leaderboard(table: pd.DataFrame, correct_by_construction: dict[str, bool]) -> pd.DataFrame:
     """Per (family, n): the cheapest detector that is delta-correct by construction and made no
     error in the cell, with its factor and the runner-up's pulls over the winner's."""
+    unknown = sorted(set(table.detector) - set(correct_by_construction))
+    if unknown:
+        raise ValueError(f"correct_by_construction says nothing about {unknown}")
     rows = []
     for (family, n), g in table.groupby(["family", "n"], sort=True):
         ok = g[g.detector.map(correct_by_construction).astype(bool) & (g.errors == 0)].sort_values("pulls")
@@ -72,9 +102,20 @@ def leaderboard(table: pd.DataFrame, correct_by_construction: dict[str, bool]) -
     return pd.DataFrame(rows)
 
 
+def paired_saving(rows: pd.DataFrame, detector: str, baseline: str) -> pd.Series:
+    """Per run that both detectors made (same cell, same tape): 1 - pulls(detector) / pulls(baseline)."""
+    key = [*CELL, "run"]
+    a = rows[rows.detector == detector].set_index(key)["pulls"]
+    b = rows[rows.detector == baseline].set_index(key)["pulls"]
+    both = a.index.intersection(b.index)
+    if both.empty:
+        raise ValueError(f"no run has both {detector!r} and {baseline!r}")
+    return 1.0 - a[both] / b[both]
+
+
 def wall_times(rows: pd.DataFrame) -> pd.DataFrame:
     """Mean wall time per run (s), detectors as columns, n as rows."""
     return rows.pivot_table(index="n", columns="detector", values="wall_s", aggfunc="mean")
 
 
-__all__ = ["cells", "leaderboard", "wall_times"]
+__all__ = ["CELL", "cells", "leaderboard", "paired_saving", "wall_times", "with_bounds"]

@@ -23,6 +23,9 @@ METHOD_COLORS = {
     "IB": _PALETTE[3],
     "ADE": _PALETTE[2],
     "GOLD": _PALETTE[4],
+    # arena (the GLR pair)
+    "RR-GLR": _PALETTE[5],
+    "Track-and-Stop": _PALETTE[6],
     # UIG
     "LSDT-CSI": _PALETTE[2],
     "LSDT-PSI": _PALETTE[2],
