@@ -16,18 +16,10 @@ import time
 
 import numpy as np
 
-from bandit_lib.ade20.ade import ade
-from bandit_lib.arena.glr import rr_glr
 from bandit_lib.arena.lower_bound import leave_one_out_thresholds
 from bandit_lib.arena.suite import DELTA, DETECTORS, instance
-from bandit_lib.arena.tracking import track_and_stop
 from bandit_lib.ksigma import ksigma_gaps
 from bandit_lib.runner import Instance
-from bandit_lib.zhuang17.ib import ib
-from bandit_lib.zhuang17.intervals import AgrestiCoullCI, HoeffdingCI
-from bandit_lib.zhuang17.nrr import nrr
-from bandit_lib.zhuang17.rr import rr
-from bandit_lib.zhuang17.wrr import wrr
 from benchmarks.timing import best_of
 
 SIZES = (20, 100, 1000, 10_000)
@@ -49,34 +41,16 @@ def _cell(n: int):
     return means, cell.k
 
 
-def _runner(name: str, cap: int):
-    """The suite's detector ``name`` (same options as :data:`bandit_lib.arena.suite.DETECTORS`) with a cap."""
-    h, ac = HoeffdingCI(R=1.0), AgrestiCoullCI()
-    return {
-        "RR (Hoeffding)": lambda t, k: rr(t, k=k, delta=DELTA, cap=cap, ci=h),
-        "RR (Agresti–Coull)": lambda t, k: rr(t, k=k, delta=DELTA, cap=cap, ci=ac),
-        "WRR (Hoeffding)": lambda t, k: wrr(t, k=k, delta=DELTA, cap=cap, ci=h),
-        "WRR (Agresti–Coull)": lambda t, k: wrr(t, k=k, delta=DELTA, cap=cap, ci=ac),
-        "IB": lambda t, k: ib(t, k=k, delta=DELTA, cap=cap),
-        "ADE": lambda t, k: ade(t, k=k, delta=DELTA, cap=cap),
-        "NRR (heuristic)": lambda t, k: nrr(t, k=k, delta=DELTA, cap=cap),
-        "RR-GLR": lambda t, k: rr_glr(t, k=k, delta=DELTA, cap=cap, sub_gaussian=0.5),
-        "Track-and-Stop": lambda t, k: track_and_stop(
-            t, k=k, delta=DELTA, cap=cap, weights="gaussian", sub_gaussian=0.5, check_every=t.n_arms
-        ),
-    }[name]
-
-
 def _rate(name: str, n: int) -> tuple[float, int]:
     python = name in ("RR-GLR", "Track-and-Stop")
     cap = GLR_ROUNDS * n if python else CAP_SLOW if name in ("IB", "ADE") else CAP
     means, k = _cell(n)
     tape = Instance(means).tape(1)
-    run = _runner(name, cap)
+    run = DETECTORS[name].run
     pulls = {}
 
     def once():
-        pulls["n"] = run(tape.rewind(), k).pulls
+        pulls["n"] = run(tape.rewind(), k, DELTA, cap).pulls
 
     if python:  # no compilation to warm up, and one run costs seconds to minutes
         start = time.perf_counter()

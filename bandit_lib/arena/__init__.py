@@ -7,13 +7,16 @@
   anytime-valid thresholds it uses;
 * :mod:`~bandit_lib.arena.tracking` — Track-and-Stop (C- or D-tracking of w*(mu_hat), same GLR stop);
 * :mod:`~bandit_lib.arena.suite` — the instance suite, the detectors with their interval families,
-  and the yardstick (the closed-form single-arm bound, certified below T* at every n);
-* :mod:`~bandit_lib.arena.report` — the chapter's tables (cells with intervals, leaderboard, wall times).
+  and the yardstick (the single-arm bound at every n; up to 50 arms the cutting-plane certificate
+  and a Gaussian upper value of T*);
+* :mod:`~bandit_lib.arena.experiments` — what ``make reproduce PAPER=arena`` computes (suite,
+  bounds, delta-correctness of the GLR pair);
+* :mod:`~bandit_lib.arena.report` — the chapter's tables (factors above the bound, cells with
+  intervals, leaderboard, paired savings, wall times).
 
-Status (issue 13): the library core and the suite. The chapter, its experiments and fast engines
-for the GLR pair are not built yet. :func:`~bandit_lib.arena.lower_bound.optimal_weights` takes
-0.2-2 s at n = 20, about 6 s at n = 50 and 78 s at n = 100 with ``rtol=1e-3`` (n
-eigendecompositions of n x n matrices per evaluation), so T* itself is out of reach at n = 10^4:
-the single-arm bound is the yardstick there. The GLR thresholds' constants are still to be checked
-against the paper.
+Status (issue 13): the chapter is built (``notebooks/arena.md``). The GLR pair has no fast engine:
+:func:`~bandit_lib.arena.lower_bound.optimal_weights` takes 0.2-2 s at n = 20, about 6 s at n = 50
+and 78 s at n = 100 with ``rtol=1e-3`` (n eigendecompositions of n x n matrices per evaluation),
+so RR-GLR and Track-and-Stop run at n = 20 only, and T* itself is out of reach at n = 10^4. The
+GLR thresholds' constants are still to be checked against the paper.
 """

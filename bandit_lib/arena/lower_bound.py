@@ -415,6 +415,23 @@ class Characteristic:
     info: dict = field(default_factory=dict)
 
 
+def _cut_lp(cuts: list[np.ndarray], n: int) -> optimize.OptimizeResult:
+    """The cutting-plane LP max over the simplex of min over cuts of cut . w, as max z subject to
+    cut . w >= z (HiGHS); ``x`` holds (w, z) and ``-fun`` the value. The caller reads ``status``."""
+    A = np.hstack([-np.array(cuts), np.ones((len(cuts), 1))])
+    c_obj = np.zeros(n + 1)
+    c_obj[-1] = -1.0
+    return optimize.linprog(
+        c_obj,
+        A_ub=A,
+        b_ub=np.zeros(len(cuts)),
+        A_eq=np.append(np.ones(n), 0.0)[None, :],
+        b_eq=[1.0],
+        bounds=[(0, 1)] * n + [(0, None)],
+        method="highs",
+    )
+
+
 def optimal_weights(
     mu,
     k: float,
@@ -493,18 +510,7 @@ def optimal_weights(
     # certified upper bound on 1/T*: every cut w -> cut . w lies above F; maximise their minimum (LP)
     upper = np.inf
     for _ in range(max_iter):
-        A = np.hstack([-np.array(cuts), np.ones((len(cuts), 1))])
-        c_obj = np.zeros(n + 1)
-        c_obj[-1] = -1.0
-        lp = optimize.linprog(
-            c_obj,
-            A_ub=A,
-            b_ub=np.zeros(len(cuts)),
-            A_eq=np.append(np.ones(n), 0.0)[None, :],
-            b_eq=[1.0],
-            bounds=[(0, 1)] * n + [(0, None)],
-            method="highs",
-        )
+        lp = _cut_lp(cuts, n)
         if lp.status != 0:
             # HiGHS can fail on thousands of nearly parallel cuts (seen at n = 100): the bracket then
             # keeps the last certified upper value (inf if none), and says so
@@ -647,18 +653,7 @@ def certified_lower_T(
     refine = check_int("refine", refine, minimum=1)
 
     def lp():
-        A = np.hstack([-np.array(cuts), np.ones((len(cuts), 1))])
-        c_obj = np.zeros(n + 1)
-        c_obj[-1] = -1.0
-        res = optimize.linprog(
-            c_obj,
-            A_ub=A,
-            b_ub=np.zeros(len(cuts)),
-            A_eq=np.append(np.ones(n), 0.0)[None, :],
-            b_eq=[1.0],
-            bounds=[(0, 1)] * n + [(0, None)],
-            method="highs",
-        )
+        res = _cut_lp(cuts, n)
         if res.status != 0:
             raise RuntimeError(f"the cutting-plane LP failed with {len(cuts)} cuts: {res.message}")
         return -res.fun, res.x[:n]

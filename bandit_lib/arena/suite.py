@@ -174,8 +174,9 @@ def yardstick(cell: Cell, delta: float = DELTA, *, certify: bool | None = None) 
 
 @dataclass(frozen=True)
 class Detector:
-    """A detector of the arena: how to run it, its interval family, whether it is delta-correct by
-    construction, and the largest n it runs at in the experiments (its cost, measured)."""
+    """A detector of the arena: how to run it (``run(tape, k, delta, cap=NO_CAP)``, so the
+    experiments and the benchmarks run the same configuration), its interval family, whether it is
+    delta-correct by construction, and the largest n it runs at in the experiments (its cost, measured)."""
 
     run: Callable
     intervals: str
@@ -186,25 +187,32 @@ class Detector:
 _H, _AC = HoeffdingCI(R=1.0), AgrestiCoullCI()
 
 DETECTORS: dict[str, Detector] = {
-    "RR (Hoeffding)": Detector(lambda t, k, d: rr(t, k=k, delta=d, cap=NO_CAP, ci=_H), "Hoeffding", True, 10**4),
+    "RR (Hoeffding)": Detector(
+        lambda t, k, d, cap=NO_CAP: rr(t, k=k, delta=d, cap=cap, ci=_H), "Hoeffding", True, 10**4
+    ),
     "RR (Agresti–Coull)": Detector(
-        lambda t, k, d: rr(t, k=k, delta=d, cap=NO_CAP, ci=_AC), "Agresti–Coull", False, 10**4
+        lambda t, k, d, cap=NO_CAP: rr(t, k=k, delta=d, cap=cap, ci=_AC), "Agresti–Coull", False, 10**4
     ),
-    "WRR (Hoeffding)": Detector(lambda t, k, d: wrr(t, k=k, delta=d, cap=NO_CAP, ci=_H), "Hoeffding", True, 10**4),
+    "WRR (Hoeffding)": Detector(
+        lambda t, k, d, cap=NO_CAP: wrr(t, k=k, delta=d, cap=cap, ci=_H), "Hoeffding", True, 10**4
+    ),
     "WRR (Agresti–Coull)": Detector(
-        lambda t, k, d: wrr(t, k=k, delta=d, cap=NO_CAP, ci=_AC), "Agresti–Coull", False, 10**4
+        lambda t, k, d, cap=NO_CAP: wrr(t, k=k, delta=d, cap=cap, ci=_AC), "Agresti–Coull", False, 10**4
     ),
-    "IB": Detector(lambda t, k, d: ib(t, k=k, delta=d, cap=NO_CAP), "CLUCB (sub-Gaussian)", True, 10**4),
-    "ADE": Detector(lambda t, k, d: ade(t, k=k, delta=d, cap=NO_CAP), "McDiarmid (ADE)", True, 10**4),
+    "IB": Detector(lambda t, k, d, cap=NO_CAP: ib(t, k=k, delta=d, cap=cap), "CLUCB (sub-Gaussian)", True, 10**4),
+    "ADE": Detector(lambda t, k, d, cap=NO_CAP: ade(t, k=k, delta=d, cap=cap), "McDiarmid (ADE)", True, 10**4),
     "NRR (heuristic)": Detector(
-        lambda t, k, d: nrr(t, k=k, delta=d, cap=NO_CAP), "none (streak of 1/δ rounds)", False, 10**4
+        lambda t, k, d, cap=NO_CAP: nrr(t, k=k, delta=d, cap=cap), "none (streak of 1/δ rounds)", False, 10**4
     ),
     "RR-GLR": Detector(
-        lambda t, k, d: rr_glr(t, k=k, delta=d, cap=NO_CAP, sub_gaussian=0.5), "GLR (KK21, unverified)", True, 20
+        lambda t, k, d, cap=NO_CAP: rr_glr(t, k=k, delta=d, cap=cap, sub_gaussian=0.5),
+        "GLR (KK21, unverified)",
+        True,
+        20,
     ),
     "Track-and-Stop": Detector(
-        lambda t, k, d: track_and_stop(
-            t, k=k, delta=d, cap=NO_CAP, weights="gaussian", sub_gaussian=0.5, check_every=t.n_arms
+        lambda t, k, d, cap=NO_CAP: track_and_stop(
+            t, k=k, delta=d, cap=cap, weights="gaussian", sub_gaussian=0.5, check_every=t.n_arms
         ),
         "GLR (KK21, unverified)",
         True,
