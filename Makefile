@@ -12,7 +12,9 @@ JOBS       ?= 2
 SCHEDULER  ?=
 
 # The book is drawn from the paper-scale results cached in data/results/.
-BOOK_ENV   := BANDIT_PROFILE=full BANDIT_PROGRESS=0
+# Chapters publish their scorecards into the build for the verdicts page (book/verdicts.md), which
+# Sphinx reads after the notebooks (it reads pages in sorted order; the folder goes with the build).
+BOOK_ENV   := BANDIT_PROFILE=full BANDIT_PROGRESS=0 BANDIT_SCORECARDS=$(CURDIR)/book/_build/scorecards
 # Tests run every notebook in the quick profile against a throw-away result store.
 TEST_ENV   := BANDIT_PROFILE=quick BANDIT_PROGRESS=0
 
@@ -44,8 +46,9 @@ $(STAMP): requirements.txt pyproject.toml
 # jupyter-cache keys a notebook on its code only, and Sphinx re-reads only changed sources. A
 # notebook's outputs also depend on the cached results, the library and the execution environment
 # (this Makefile, the book's configuration, the pins), so the whole build (execution cache and
-# doctrees) is dropped whenever any of them changes.
-BOOK_INPUTS = { find data/results bandit_lib -type f \( -name '*.json' -o -name '*.py' \) -print0; \
+# doctrees) is dropped whenever any of them changes. The chapters count too: the verdicts page is
+# drawn from the scorecards they publish while they run, and Sphinx would not re-read it alone.
+BOOK_INPUTS = { find data/results bandit_lib notebooks -type f \( -name '*.json' -o -name '*.py' -o -name '*.md' \) -print0; \
 	printf '%s\0' Makefile book/_config.yml requirements.txt; } | sort -z | xargs -0 sha256sum | sha256sum | cut -c1-16
 
 book: $(STAMP)

@@ -1,8 +1,24 @@
 """The book's one scorecard format (bandit_lib.infra.scorecard)."""
 
+import json
+
+import pandas as pd
 import pytest
 
-from bandit_lib.infra.scorecard import Claim, counts, overall, scorecard, summary, verdict, verdict_of_checks
+from bandit_lib.infra.scorecard import (
+    POLICY,
+    Claim,
+    counts,
+    load_published,
+    overall,
+    publish,
+    scorecard,
+    summary,
+    verdict,
+    verdict_of_checks,
+)
+
+SILENT = "the paper is silent"
 
 
 def test_verdict_rules():
@@ -10,6 +26,8 @@ def test_verdict_rules():
     assert verdict(False, True) == "partly"
     assert verdict(False) == "not reproduced"
     assert verdict(True, calibrated=False) == "inconclusive"
+    assert verdict(True, can_fail=False) == "inconclusive"
+    assert verdict(False, designed=True) == "inconclusive"
     assert verdict_of_checks([True, True]) == "reproduced"
     assert verdict_of_checks([True, False]) == "partly"
     assert verdict_of_checks([False, False]) == "not reproduced"
@@ -19,12 +37,22 @@ def test_verdict_rules():
 def test_conditional_claims_are_summarised_per_reading():
     card = scorecard(
         [
-            Claim("GOLD saves 82%", "82%", "75%", "reproduced", "saving > 50%", reading="Hoeffding"),
-            Claim("GOLD saves 82%", "82%", "-3%", "not reproduced", "saving > 50%", reading="Agresti-Coull"),
+            Claim(
+                "GOLD saves 82%", "82%", "75%", "reproduced", "saving > 50%", reading="Hoeffding", open_because=SILENT
+            ),
+            Claim(
+                "GOLD saves 82%",
+                "82%",
+                "-3%",
+                "not reproduced",
+                "saving > 50%",
+                reading="Agresti-Coull",
+                open_because=SILENT,
+            ),
             Claim("GOLD is correct", "1.0", "1.0", "reproduced", "≥ 1 − δ", reading=""),
         ]
     )
-    assert list(card.columns) == ["claim", "reading", "paper", "ours", "verdict", "rule"]
+    assert list(card.columns) == ["claim", "reading", "open_because", "paper", "ours", "verdict", "rule"]
     table = summary(card)
     assert table["verdict"].tolist() == [
         "reproduced under Hoeffding; not reproduced under Agresti-Coull",
@@ -58,3 +86,54 @@ def test_a_verdict_shared_by_every_reading_of_one_setting_is_named_by_that_setti
         "not reproduced under Agresti-Coull intervals, k by rule a"
     )
     assert overall(["partly", "reproduced", "partly"], ["x", "y", "z"]) == "reproduced under y; partly under x / z"
+
+
+def test_a_reading_must_name_the_passage_that_leaves_the_setting_open():
+    with pytest.raises(ValueError, match="reading='Hoeffding' with open_because=''"):
+        Claim("c", "p", "o", "partly", "r", reading="Hoeffding")
+    with pytest.raises(ValueError, match="open_because='§5'"):
+        Claim("c", "p", "o", "partly", "r", open_because="§5")
+
+
+def test_sensitivity_and_extra_rows_are_shown_but_not_counted():
+    card = scorecard(
+        [
+            Claim("WRR beats RR", "yes", "0.8", "reproduced", "ratio < 1", headline=True),
+            Claim("WRR beats RR", "yes", "1.3", "not reproduced", "ratio < 1", reading="", role="sensitivity"),
+            Claim("our ablation", "—", "0.5", "partly", "r", role="extra"),
+        ]
+    )
+    assert list(card.columns) == ["claim", "paper", "ours", "verdict", "rule", "role"]
+    assert counts(card) == {"reproduced": 1}
+    assert summary(card)["claim"].tolist() == ["WRR beats RR"]
+    assert summary(card, everything=True)["role"].tolist() == ["claim", "extra"]
+    assert card.attrs["headlines"] == ["WRR beats RR"]
+    with pytest.raises(ValueError, match="role='ablation'"):
+        Claim("c", "p", "o", "partly", "r", role="ablation")
+    with pytest.raises(ValueError, match="headline"):
+        Claim("c", "p", "o", "partly", "r", role="extra", headline=True)
+
+
+def test_the_policy_names_every_rule_of_the_issue():
+    names = [name for name, _ in POLICY]
+    for rule in ("Stated settings", "stand-in", "cannot fail", "own designs", "totals", "One name", "Prose follows"):
+        assert any(rule in n for n in names), rule
+
+
+def test_publish_writes_only_in_the_full_profile_with_a_folder(tmp_path, monkeypatch):
+    card = scorecard([Claim("c", "p", "o", "partly", "r", headline=True)])
+    monkeypatch.delenv("BANDIT_SCORECARDS", raising=False)
+    assert publish(card, "zhuang17") is None
+    monkeypatch.setenv("BANDIT_SCORECARDS", str(tmp_path))
+    monkeypatch.setenv("BANDIT_PROFILE", "quick")
+    assert publish(card, "zhuang17") is None
+    monkeypatch.setenv("BANDIT_PROFILE", "full")
+    path = publish(card, "zhuang17")
+    assert json.loads(path.read_text())["headlines"] == ["c"]
+    back = load_published("zhuang17")
+    pd.testing.assert_frame_equal(back, card)
+    assert back.attrs["headlines"] == ["c"]
+    with pytest.raises(FileNotFoundError, match="'gold20' published no scorecard"):
+        load_published("gold20")
+    with pytest.raises(ValueError, match="chapter"):
+        publish(card, "../x")
