@@ -364,3 +364,91 @@ def test_a_stopped_run_shuts_its_workers_down_says_how_to_resume_and_resumes(lib
     assert len(list(folder.glob("*.json"))) == 12
     # the units saved before the stop were not computed again
     assert all(folder.joinpath(n).stat().st_mtime_ns == m for n, m in saved_before.items())
+
+
+# --- the compiled code that runs is the code that is stamped (issue 21) ----------------------------
+
+NUMBA_HELPER = """
+from numba import njit
+
+
+@njit(cache=True)
+def helper(x):
+    return x + 1
+"""
+
+NUMBA_USER = """
+from numba import njit
+
+from bandit_lib.toybook.numba_helper import helper
+
+
+@njit(cache=True)
+def user(x):
+    return helper(x) * 10
+"""
+
+RUN_USER = """
+import json
+from bandit_lib.toybook.numba_user import user
+from bandit_lib.infra.fingerprint import code_fingerprint, numba_cache_dir
+print(json.dumps({"value": user(1), "fingerprint": code_fingerprint("bandit_lib.toybook.numba_user"),
+                  "cache": str(numba_cache_dir("bandit_lib.toybook.numba_user"))}))
+"""
+
+
+def test_an_edit_of_a_numba_helper_in_another_file_reaches_the_next_run(library_copy, tmp_path):
+    book = library_copy.root / "bandit_lib" / "toybook"
+    (book / "numba_helper.py").write_text(NUMBA_HELPER)
+    (book / "numba_user.py").write_text(NUMBA_USER)
+    cache = {"BANDIT_NUMBA_CACHE": str(tmp_path / "numba")}
+    first = library_copy(RUN_USER, **cache)
+    assert first.returncode == 0, first.stderr
+    before = json.loads(first.stdout)
+    assert before["value"] == 20 and any(Path(before["cache"]).rglob("*.nbi")), "numba cached nothing"
+    again = json.loads(library_copy(RUN_USER, **cache).stdout)
+    assert again == before  # unchanged code: same folder, the cache is reused
+    # Only the helper changes; numba alone would load user's machine code (helper inlined) from its cache.
+    (book / "numba_helper.py").write_text(NUMBA_HELPER.replace("x + 1", "x + 2"))
+    after = library_copy(RUN_USER, **cache)
+    assert after.returncode == 0, after.stderr
+    after = json.loads(after.stdout)
+    assert after["value"] == 30, "stale compiled code ran under the new fingerprint"
+    assert after["fingerprint"] != before["fingerprint"] and after["cache"] != before["cache"]
+
+
+def test_a_stale_pyc_with_the_same_size_and_time_never_runs(library_copy):
+    module = library_copy.root / "bandit_lib" / "toybook" / "probe_value.py"
+    module.write_text("VALUE = 1\n")
+    stamp = module.stat()
+    compiled = library_copy("import py_compile; py_compile.compile('bandit_lib/toybook/probe_value.py')")
+    assert compiled.returncode == 0, compiled.stderr
+    module.write_text("VALUE = 2\n")  # same size; then the same modification time as the .pyc records
+    os.utime(module, ns=(stamp.st_atime_ns, stamp.st_mtime_ns))
+    plain = library_copy(
+        "import sys; sys.path.insert(0, 'bandit_lib/toybook'); import probe_value; print(probe_value.VALUE)"
+    )
+    assert plain.stdout.strip() == "1", (
+        "the scenario did not produce a stale .pyc (the check below would prove nothing)"
+    )
+    done = library_copy("from bandit_lib.toybook import probe_value; print(probe_value.VALUE)")
+    assert done.stdout.strip() == "2", done.stderr
+
+
+def test_records_say_where_they_were_made_and_check_summarises_it(results_dir, capsys):
+    from bandit_lib.infra.environment import environment
+
+    exp = toy()
+    exp.run("quick")
+    record = json.loads(_record_path(results_dir).read_text())
+    assert record["environment"] == json.loads(json.dumps(environment()))
+    assert {"python", "cpu", "blas", "packages"} <= set(record["environment"])
+    record["environment"]["packages"]["scipy"] = "0.0.1"
+    record["payload_sha256"] = payload_digest(record["payload"])
+    _record_path(results_dir).write_text(json.dumps(record))
+    from bandit_lib.infra.reproduce import _check
+
+    assert _check([exp], "quick") == 0
+    out = capsys.readouterr().out
+    assert "2 made in this one" in out and "1 made elsewhere: scipy 0.0.1" in out
+    assert out.strip().splitlines()[-1].startswith("total: 3 units in 1 experiments: fresh 3") and "all fresh" in out

@@ -1,7 +1,14 @@
-"""Restamp cached results after a change of the fingerprint *algorithm*, recomputing nothing.
+"""Restamp cached results after a change of the fingerprint *algorithm*, or once their code is
+committed, recomputing nothing.
 
     python tools/restamp.py --from REV            # dry run: what would be restamped, and why not
     python tools/restamp.py --from REV --apply    # rewrite the fingerprints
+    python tools/restamp.py --commits [--apply]   # give "+dirty" records the commit of their code
+
+``--commits``: a record computed from uncommitted code is stamped ``<commit>+dirty``, which a reader
+cannot check out. Once the code is committed (bandit_lib/ clean at HEAD), every fresh record (its
+fingerprint is the fingerprint of HEAD's code, which proves the code is HEAD's) whose stamp is
+``+dirty`` or missing gets HEAD's commit; the old stamp is kept under ``restamped``.
 
 A record may carry the fingerprint of the current code without being recomputed only if the code
 that computed it is the current code. For each registered experiment this script proves that in
@@ -85,10 +92,15 @@ def probe(rev: str, workdir: Path) -> tuple[str, dict]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--from", dest="rev", required=True, help="the commit whose fingerprints the records carry")
+    parser.add_argument("--from", dest="rev", help="the commit whose fingerprints the records carry")
+    parser.add_argument("--commits", action="store_true", help="stamp fresh '+dirty' records with HEAD's commit")
     parser.add_argument("--apply", action="store_true", help="rewrite the records (default: dry run)")
     parser.add_argument("--results", type=Path, default=None, help="result root (default: data/results)")
     args = parser.parse_args(argv)
+    if bool(args.rev) == args.commits:
+        parser.error("give exactly one of --from REV and --commits")
+    if args.commits:
+        return stamp_commits(args.results, args.apply)
 
     from bandit_lib.infra.fingerprint import import_closure
     from bandit_lib.infra.profiles import committed_results_root
@@ -146,6 +158,46 @@ def main(argv: list[str] | None = None) -> int:
             f" (from {commit[:12]})"
         )
         return 1 if counts["refused"] else 0
+
+
+def stamp_commits(results: Path | None, apply: bool) -> int:
+    """See ``--commits`` in the module docstring; returns 1 when the code is not committed."""
+    from bandit_lib.infra.profiles import committed_results_root
+    from bandit_lib.infra.registry import all_experiments
+    from bandit_lib.infra.store import CorruptResult, ResultStore, git_commit
+    from bandit_lib.seeding import describe
+
+    head = git_commit()
+    if head is None or head.endswith("+dirty"):
+        print(f"refused: bandit_lib/ has uncommitted changes (HEAD {head}); commit the code first")
+        return 1
+    store = ResultStore(results or committed_results_root())
+    counts = {"stamped": 0, "already clean": 0, "not fresh": 0}
+    for exp in all_experiments():
+        fingerprint = exp.fingerprint()
+        for unit in exp.units("full"):
+            try:
+                record = store.read(exp.paper, exp.name, unit.key)
+            except CorruptResult:
+                record = None
+            if record is None or record.stale_reason(
+                params=unit.params, seed=describe(exp.seed(unit)), fingerprint=fingerprint
+            ):
+                counts["not fresh"] += 1
+                continue
+            stamp = (record.data.get("code") or {}).get("git")
+            if stamp and not stamp.endswith("+dirty"):
+                counts["already clean"] += 1
+                continue
+            counts["stamped"] += 1
+            if apply:
+                store.stamp_commit(record, commit=head)
+    verb = "stamped" if apply else "would stamp"
+    print(
+        f"{verb} {counts['stamped']} with {head[:12]}, already clean {counts['already clean']}, "
+        f"not fresh (left alone) {counts['not fresh']}"
+    )
+    return 0
 
 
 if __name__ == "__main__":

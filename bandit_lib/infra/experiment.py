@@ -36,6 +36,7 @@ import numpy as np
 import pandas as pd
 
 from bandit_lib.checks import check_int
+from bandit_lib.infra.environment import environment
 from bandit_lib.infra.fingerprint import StaleCode, changed_since_import, code_fingerprint, loaded_fingerprint
 from bandit_lib.infra.parallel import run_many
 from bandit_lib.infra.profiles import check_profile, current_profile, results_root
@@ -66,8 +67,9 @@ class Figure:
 
 def _compute_unit(
     compute: Callable[..., Any], seed: np.random.SeedSequence, params: Mapping[str, Any], code: str
-) -> tuple[Any, float]:
-    """Compute one unit in a worker, after checking that the worker runs the plan's code."""
+) -> tuple[Any, float, dict[str, Any]]:
+    """Compute one unit in a worker, after checking that the worker runs the plan's code; return
+    the payload, the seconds it took and the worker's environment."""
     loaded = loaded_fingerprint(compute.__module__)
     if loaded != code:
         raise StaleCode(
@@ -78,7 +80,7 @@ def _compute_unit(
         )
     start = time.perf_counter()
     payload = compute(seed=seed, **params)
-    return payload, time.perf_counter() - start
+    return payload, time.perf_counter() - start, environment()
 
 
 @dataclass(frozen=True)
@@ -126,11 +128,13 @@ class Experiment:
         return ResultStore(results_root(profile))
 
     def status(self, profile: str | None = None, store: ResultStore | None = None) -> dict[str, Any]:
-        """Unit keys grouped as ``fresh``, ``stale``, ``missing`` and ``corrupt``, and under ``why``
-        the reason of each stale or corrupt one. Never raises on a bad record."""
+        """Unit keys grouped as ``fresh``, ``stale``, ``missing`` and ``corrupt``, under ``why``
+        the reason of each stale or corrupt one, and under ``made_in`` the environment each fresh
+        record was computed in (None if it predates recorded environments). Never raises on a bad
+        record."""
         store = store or self.store(profile)
         fingerprint = self.fingerprint()
-        out: dict[str, Any] = {"fresh": [], "stale": [], "missing": [], "corrupt": [], "why": {}}
+        out: dict[str, Any] = {"fresh": [], "stale": [], "missing": [], "corrupt": [], "why": {}, "made_in": {}}
         for unit in self.units(profile):
             try:
                 record = store.read(self.paper, self.name, unit.key)
@@ -148,6 +152,7 @@ class Experiment:
                 out["why"][unit.key] = reason
             else:
                 out["fresh"].append(unit.key)
+                out["made_in"][unit.key] = record.data.get("environment")
         return out
 
     def check_code(self) -> None:
@@ -208,10 +213,18 @@ class Experiment:
             # another process that is writing right now
             store.remove_stray_temporaries(self.paper, self.name, before=started - 60)
             commit = git_commit()
+            if commit is None or commit.endswith("+dirty"):
+                log.warning(
+                    "%s: the code in bandit_lib/ is not committed (%s), so the records are stamped %s: commit the "
+                    "code and run `python tools/restamp.py --commits` to give them a commit a reader can check out",
+                    self.id,
+                    "no git checkout" if commit is None else "uncommitted changes",
+                    commit,
+                )
 
-            def save(index: int, result: tuple[Any, float]) -> None:
+            def save(index: int, result: tuple[Any, float, dict[str, Any]]) -> None:
                 unit = todo[index]
-                payload, elapsed = result
+                payload, elapsed, env = result
                 store.write(
                     self.paper,
                     self.name,
@@ -222,6 +235,7 @@ class Experiment:
                     payload=payload,
                     elapsed=elapsed,
                     commit=commit,
+                    environment=env,
                 )
 
             code = fingerprint.rsplit(".v", 1)[0]

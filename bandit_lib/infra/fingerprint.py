@@ -3,9 +3,10 @@
 A result records the fingerprint of the module that computed it. The fingerprint is a *Merkle
 digest* over that module's imports inside ``bandit_lib``:
 
-* a module's digest is the sha256 of its abstract syntax tree, with docstrings removed and with
-  every import of a ``bandit_lib`` module replaced by the digest of the module it points to
-  (and the name it binds);
+* a module's digest is the sha256 of a canonical text of its abstract syntax tree
+  (:func:`canonical_dump`: the same under every supported Python, unlike ``ast.dump``), with
+  docstrings removed and with every import of a ``bandit_lib`` module replaced by the digest of the
+  module it points to (and the name it binds);
 * so a module's digest changes when its own code changes or when any module it imports changes,
   transitively, but *not* when a module is moved or renamed, nor when its imports are regrouped or
   reordered (each run of top-level imports counts as one import per name, sorted by the name it
@@ -148,6 +149,46 @@ def _canonical_imports(tree: ast.Module) -> ast.Module:
     return tree
 
 
+#: Bumped whenever the canonical form below changes (it is mixed into every digest).
+DIGEST_VERSION = 2
+
+# Fields of the syntax tree that carry no code (type comments exist only when the parser is asked
+# for them).
+_NOT_CODE = frozenset({"type_comment", "type_ignores"})
+
+
+def canonical_dump(node) -> str:
+    """A text of the syntax tree ``node`` that every supported Python (3.11 to 3.13) produces
+    identically for the same code: each node as its class name and its fields in the order the
+    grammar defines them, leaving out empty fields (``None`` and ``[]``: 3.12 adds
+    ``type_params`` to every function and class, and ``ast.dump`` of 3.13 omits empty fields while
+    3.11 prints them), positions, and the empty literal pieces of f-strings (which 3.12 alone
+    inserts). Constants are written with ``repr``."""
+    if isinstance(node, ast.AST):
+        fields = []
+        for field in node._fields:
+            value = getattr(node, field, None)
+            if isinstance(node, ast.JoinedStr) and field == "values":
+                # An empty literal piece adds nothing to an f-string; Python 3.12 inserts one
+                # after a nested replacement field in a format spec (f"{x:{k}}"), 3.11 and 3.13 do not.
+                value = [v for v in value if not (isinstance(v, ast.Constant) and v.value == "")]
+            literal = isinstance(node, (ast.Constant, ast.MatchSingleton))  # whose None is a value
+            if field in _NOT_CODE or (value is None and not literal) or (isinstance(value, list) and not value):
+                continue
+            fields.append(f"{field}={canonical_dump(value)}")
+        return f"{type(node).__name__}({','.join(fields)})"
+    if isinstance(node, list):
+        return "[" + ",".join(canonical_dump(item) for item in node) + "]"
+    return repr(node)
+
+
+def source_digest(text: str, name: str = "<module>") -> str:
+    """The digest of a module's own code (docstrings, comments and layout left out) that does not
+    depend on the Python version; imports are not followed (see :func:`module_digest` for that)."""
+    tree = _canonical_imports(_strip_docstrings(ast.parse(text, filename=name)))
+    return hashlib.sha256(f"v{DIGEST_VERSION}\0{canonical_dump(tree)}".encode()).hexdigest()
+
+
 @lru_cache(maxsize=4096)
 def _parse_text(text: str, name: str, is_package: bool) -> _Parsed:
     tree = _canonical_imports(_strip_docstrings(ast.parse(text, filename=name)))
@@ -173,12 +214,12 @@ def _parse_text(text: str, name: str, is_package: bool) -> _Parsed:
                 targets.append((base, alias.name))
                 alias.name, alias.asname = f"@{len(targets) - 1}", bound
             node.module, node.level = "@", 0
-    return _Parsed(ast.dump(tree), tuple(targets), bindings)
+    return _Parsed(f"v{DIGEST_VERSION}\0{canonical_dump(tree)}", tuple(targets), bindings)
 
 
 @lru_cache(maxsize=4096)
 def _read(path: Path, mtime_ns: int, size: int) -> str:
-    return path.read_text()
+    return importlib.util.decode_source(path.read_bytes())
 
 
 def _parsed(name: str, loaded: bool = False) -> _Parsed | None:
@@ -269,15 +310,60 @@ def code_fingerprint(module: str) -> str:
 # --- the code this process runs ------------------------------------------------------------------
 # A process (a Jupyter kernel, a joblib or Dask worker) keeps the code it imported even when the
 # files change on disk afterwards. So that a result is stamped with the code that really computed
-# it, the source text of every bandit_lib module is recorded at the moment it is imported (by a
-# finder that bandit_lib/__init__.py installs), and the fingerprint of the loaded code is computed
-# from those texts.
+# it, every bandit_lib module is imported through a loader (installed by bandit_lib/__init__.py)
+# that reads the source once, records that text, and compiles the module from that very text:
+#
+# * no bytecode cache is read, so a ``.pyc`` compiled from other source with the same size and
+#   modification time (Python's only check) can never run under this text's fingerprint;
+# * a module that uses numba gets, while it is executed, a numba cache folder named after the
+#   Merkle digest of its import closure. numba keys a cached function on its own file only, so a
+#   change in a helper it calls from another module would otherwise load the old machine code
+#   (numba issue 1833); here any change of code in the closure selects a new, empty folder.
 _LOADED_SOURCES: dict[str, str] = {}
+
+#: Environment variable naming the root of the numba caches (default ``<repository>/.cache/numba``).
+NUMBA_CACHE_ENV = "BANDIT_NUMBA_CACHE"
+
+
+def numba_cache_root() -> Path:
+    """Where the numba caches of bandit_lib live: ``$BANDIT_NUMBA_CACHE`` or ``<repository>/.cache/numba``."""
+    import os
+
+    configured = os.environ.get(NUMBA_CACHE_ENV)
+    return Path(configured) if configured else Path(__file__).resolve().parents[2] / ".cache" / "numba"
+
+
+def numba_cache_dir(module: str) -> Path:
+    """The numba cache folder of ``module``: named after the digest of the code it loaded."""
+    return numba_cache_root() / _closure_and_digests(module, loaded=True)[1][module][:24]
+
+
+class _RecordedSourceLoader(importlib.machinery.SourceFileLoader):
+    """Compiles a module from the source text recorded when it was found (never from a ``.pyc``)."""
+
+    def __init__(self, fullname: str, path: str, source: bytes):
+        super().__init__(fullname, path)
+        self._source = source
+
+    def get_code(self, fullname):
+        return self.source_to_code(self._source, self.path)
+
+    def exec_module(self, module) -> None:
+        if b"numba" not in self._source:
+            return super().exec_module(module)
+        from numba.core import config
+
+        before = config.CACHE_DIR
+        config.CACHE_DIR = str(numba_cache_dir(module.__name__))
+        try:
+            super().exec_module(module)
+        finally:
+            config.CACHE_DIR = before
 
 
 class _SourceRecorder:
-    """A meta-path finder that finds ``bandit_lib`` submodules as the standard finder does and
-    records the source text it is about to load."""
+    """A meta-path finder that finds ``bandit_lib`` submodules as the standard finder does, records
+    the source text it is about to load, and loads it with :class:`_RecordedSourceLoader`."""
 
     def find_spec(self, name, path=None, target=None):
         if not name.startswith(PACKAGE + "."):
@@ -285,9 +371,12 @@ class _SourceRecorder:
         spec = importlib.machinery.PathFinder.find_spec(name, path, target)
         if spec is not None and spec.origin and spec.origin.endswith(".py"):
             try:
-                _LOADED_SOURCES[name] = Path(spec.origin).read_text()
+                source = Path(spec.origin).read_bytes()
             except OSError:
                 _LOADED_SOURCES.pop(name, None)
+                return spec
+            _LOADED_SOURCES[name] = importlib.util.decode_source(source)
+            spec.loader = _RecordedSourceLoader(name, spec.origin, source)
         return spec
 
     def invalidate_caches(self) -> None:

@@ -24,7 +24,17 @@ from bandit_lib.infra.store import ResultError, StoreNotWritable
 
 
 def _check(experiments, profile: str) -> int:
+    """Print each experiment's state, stray temporary files, a summary of the environments the
+    fresh records were made in, and a total with an overall verdict; 1 unless everything is fresh."""
+    from collections import Counter
+
+    from bandit_lib.infra.environment import describe_difference, environment
+
+    here = environment()
     bad = 0
+    totals: Counter = Counter()
+    elsewhere: Counter = Counter()
+    store = experiments[0].store(profile) if experiments else None
     for exp in experiments:
         try:
             status = exp.status(profile)
@@ -33,6 +43,7 @@ def _check(experiments, profile: str) -> int:
             bad += 1
             continue
         counts = {k: len(status[k]) for k in ("fresh", "stale", "missing", "corrupt")}
+        totals.update(counts)
         bad += counts["stale"] + counts["missing"] + counts["corrupt"]
         print(
             f"{exp.id:40s} fresh {counts['fresh']:4d}  stale {counts['stale']:4d}  "
@@ -40,6 +51,26 @@ def _check(experiments, profile: str) -> int:
         )
         for key in status["corrupt"]:
             print(f"    corrupt: {status['why'][key]}")
+        for env in status["made_in"].values():
+            difference = describe_difference(env, here)
+            if difference:
+                elsewhere[difference] += 1
+    strays = store.stray_temporaries() if store is not None else []
+    for path in strays:
+        print(f"    stray temporary file (an unfinished write; `reproduce` removes it): {path}")
+    print(
+        f"\nenvironment of the fresh records: {totals['fresh'] - sum(elsewhere.values())} made in this one "
+        f"(Python {here['python']}, numpy {here['packages']['numpy']}, scipy {here['packages']['scipy']}, "
+        f"numba {here['packages']['numba']}, {here['cpu']})"
+    )
+    for difference, n in elsewhere.most_common():
+        print(f"    {n:5d} made elsewhere: {difference}")
+    verdict = "all fresh" if not bad else "NOT all fresh: `make reproduce` computes what is stale, missing or corrupt"
+    print(
+        f"total: {sum(totals.values())} units in {len(experiments)} experiments: fresh {totals['fresh']}, "
+        f"stale {totals['stale']}, missing {totals['missing']}, corrupt {totals['corrupt']}"
+        f"{f', {len(strays)} stray temporary files' if strays else ''}: {verdict}"
+    )
     return 1 if bad else 0
 
 
@@ -80,7 +111,7 @@ def main(argv: list[str] | None = None) -> int:
                 )
     except KeyboardInterrupt as exc:
         print(
-            f"\ninterrupted ({exc or 'Ctrl-C'}) after {time.perf_counter() - total:.0f} s: {done} of "
+            f"\ninterrupted ({str(exc) or 'Ctrl-C'}) after {time.perf_counter() - total:.0f} s: {done} of "
             f"{len(experiments)} experiments complete; every unit that finished is saved in "
             f"{experiments[0].store(profile).root}. Run the same command again to resume.",
             file=sys.stderr,

@@ -98,19 +98,26 @@ def payload_digest(payload: Any) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
+#: What a record's commit vouches for: the code of the package. Other files (the results being
+#: written, notebooks, the book) do not make a record's code "dirty".
+CODE_PATHS = ("bandit_lib",)
+
+
 def git_commit() -> str | None:
-    """The current commit of the repository (with ``+dirty`` for uncommitted changes), if any."""
+    """The current commit of the repository, with ``+dirty`` when the code (:data:`CODE_PATHS`:
+    tracked changes or new files) differs from it; None outside a git checkout."""
     try:
         root = repo_root()
         commit = subprocess.run(
             ["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True, timeout=10, check=True
         ).stdout.strip()
         dirty = subprocess.run(
-            ["git", "status", "--porcelain", "--untracked-files=no"],
+            ["git", "status", "--porcelain", "--untracked-files=normal", "--", *CODE_PATHS],
             cwd=root,
             capture_output=True,
             text=True,
             timeout=10,
+            check=True,
         ).stdout.strip()
         return commit + ("+dirty" if dirty else "")
     except (OSError, subprocess.SubprocessError):
@@ -230,6 +237,13 @@ class ResultStore:
                 pass  # another process finished or removed it
         return removed
 
+    def stray_temporaries(self) -> list[Path]:
+        """Temporary files anywhere in the store that an unfinished write or writability probe left."""
+        if not self.root.is_dir():
+            return []
+        found = list(self.root.glob(".write-probe.*.tmp")) + list(self.root.glob("*/*/.*.json.*.tmp"))
+        return sorted(p for p in found if QUARANTINE not in p.parts)
+
     def check_writable(self) -> None:
         """Raise :class:`StoreNotWritable` (naming the folder) unless records can be written here."""
         try:
@@ -255,8 +269,15 @@ class ResultStore:
         payload: Any,
         elapsed: float,
         commit: str | None = None,
+        environment: dict[str, Any] | None = None,
     ) -> Record:
-        """Write a record atomically (temporary file, then rename)."""
+        """Write a record atomically (temporary file, then rename). ``environment`` is where the
+        payload was computed (:func:`bandit_lib.infra.environment.environment` of the worker;
+        this process's when not given)."""
+        if environment is None:
+            from bandit_lib.infra.environment import environment as current_environment
+
+            environment = current_environment()
         path = self.path(paper, experiment, unit)
         data = {
             "format": FORMAT,
@@ -269,6 +290,7 @@ class ResultStore:
             "code": {"bandit_lib": __version__, "git": commit},
             "created": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
             "elapsed_seconds": round(float(elapsed), 3),
+            "environment": normalise(environment),
             "payload": normalise(payload),
             "payload_sha256": payload_digest(payload),
         }
@@ -282,6 +304,20 @@ class ResultStore:
         data = dict(record.data)
         data["restamped"] = [*data.get("restamped", []), {"from_fingerprint": data["fingerprint"], **note}]
         data["fingerprint"] = fingerprint
+        _write_atomically(record.path, data)
+        return Record(record.path, data)
+
+    def stamp_commit(self, record: Record, *, commit: str) -> Record:
+        """Replace a record's ``+dirty`` (or missing) commit by ``commit``, a clean commit whose
+        code has the record's fingerprint, keeping the old stamp under ``restamped``. Only
+        ``tools/restamp.py --commits`` calls this, after checking the fingerprint."""
+        data = dict(record.data)
+        old = (data.get("code") or {}).get("git")
+        data["restamped"] = [
+            *data.get("restamped", []),
+            {"from_commit": old, "why": "code committed; fingerprint unchanged"},
+        ]
+        data["code"] = {**(data.get("code") or {}), "git": commit}
         _write_atomically(record.path, data)
         return Record(record.path, data)
 
