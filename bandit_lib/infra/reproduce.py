@@ -64,7 +64,8 @@ def _check(experiments, profile: str) -> int:
         f"numba {here['packages']['numba']}, {here['cpu']})"
     )
     for difference, n in elsewhere.most_common():
-        print(f"    {n:5d} made elsewhere: {difference}")
+        where = "made before records named their environment" if difference == "not recorded" else "made elsewhere"
+        print(f"    {n:5d} {where}{'' if difference == 'not recorded' else ': ' + difference}")
     verdict = "all fresh" if not bad else "NOT all fresh: `make reproduce` computes what is stale, missing or corrupt"
     print(
         f"total: {sum(totals.values())} units in {len(experiments)} experiments: fresh {totals['fresh']}, "
