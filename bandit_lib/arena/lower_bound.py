@@ -39,7 +39,7 @@ of :math:`f\pm\eta q`; then :math:`q(\lambda(\eta))=\sum_k\Lambda_kz_k^2/(1\pm\e
   value is :math:`\max_{0\le\eta\le\eta_{\max}}\varphi(\eta)` with :math:`\varphi` concave,
   :math:`\eta_{\max}=1/\max_k(-\Lambda_k)` (where :math:`D+\eta Q\succeq0` ends) and
   :math:`\varphi'(\eta)=q(\lambda(\eta))` decreasing from :math:`q(\mu)>0`. Its unique root
-  (``brentq``) is the global minimiser; if there is none ("hard case" of trust-region
+  (found by multisection, a fixed scheme that no library version changes) is the global minimiser; if there is none ("hard case" of trust-region
   problems) the optimum is at :math:`\eta_{\max}` plus the null direction scaled to :math:`q=0`.
   Piece :math:`\{c_j\le0\}`: a half-space, closed form :math:`(u_j^\top\mu)^2/(u_j^\top D^{-1}u_j)`.
   The value is the smaller of the two: a certified global minimum of the non-convex problem.
@@ -198,6 +198,33 @@ def _apex(mu: np.ndarray, D: np.ndarray) -> np.ndarray:
     return np.full(len(mu), float(D @ mu / D.sum()))
 
 
+def _root(fun, lo: float, hi: float, xtol: float, points: int = 32) -> float:
+    """A root of ``fun`` in [lo, hi], where it changes sign, to ``xtol``, by multisection:
+    ``fun`` takes an array of points, and each step keeps the first of ``points`` sub-intervals
+    with a sign change. A fixed scheme of plain floating-point operations, so the root is the same
+    whatever the version of scipy (whose ``brentq`` may take other steps, and stop elsewhere within
+    its tolerance, from one version to the next); about ten vectorised steps reach 1e-15."""
+    f_lo = float(fun(np.array([lo]))[0])
+    for _ in range(200):
+        if hi - lo <= xtol:
+            break
+        grid = np.linspace(lo, hi, points + 1)[1:-1]
+        values = fun(grid)
+        if (values == 0.0).any():
+            return float(grid[np.flatnonzero(values == 0.0)[0]])
+        change = np.flatnonzero((values < 0) != (f_lo < 0))
+        if change.size:
+            i = int(change[0])
+            new_lo, new_hi = (float(grid[i - 1]), float(grid[i])) if i else (lo, float(grid[0]))
+            new_f_lo = float(values[i - 1]) if i else f_lo
+        else:  # the sign changes between the last point and hi
+            new_lo, new_hi, new_f_lo = float(grid[-1]), hi, float(values[-1])
+        if (new_lo, new_hi) == (lo, hi):
+            break  # no floating-point number left between the points
+        lo, hi, f_lo = new_lo, new_hi, new_f_lo
+    return 0.5 * (lo + hi)
+
+
 def _gauss_arm(mu: np.ndarray, D: np.ndarray, j: int, k: float, outlier: bool, info: dict):
     """(value, minimiser) of min (lam - mu)' D (lam - mu) over A_j; see the module docstring."""
     n = len(mu)
@@ -217,6 +244,11 @@ def _gauss_arm(mu: np.ndarray, D: np.ndarray, j: int, k: float, outlier: bool, i
     def secular(eta: float, sign: float) -> float:
         return float(np.sum(Lam * z * z / (1.0 + sign * eta * Lam) ** 2))
 
+    z2 = z * z
+
+    def seculars(etas: np.ndarray, sign: float) -> np.ndarray:
+        return np.sum(Lam * z2 / (1.0 + sign * np.outer(etas, Lam)) ** 2, axis=1)
+
     if outlier:
         # half-space piece {c_j <= 0}
         Dinv = 1.0 / D
@@ -228,7 +260,7 @@ def _gauss_arm(mu: np.ndarray, D: np.ndarray, j: int, k: float, outlier: bool, i
             eta_max = 1.0 / neg
             hi = eta_max * (1 - 1e-13)
             if secular(hi, 1.0) < 0:
-                eta = optimize.brentq(lambda e: secular(e, 1.0), 0.0, hi, xtol=1e-15 * eta_max, rtol=1e-15, maxiter=500)
+                eta = _root(lambda e: seculars(e, 1.0), 0.0, hi, 1e-15 * eta_max)
                 lam = lam_of(eta, 1.0)
             else:  # hard case: the stationary point at eta_max plus the null direction
                 info["hard_case"] = info.get("hard_case", 0) + 1
@@ -257,14 +289,14 @@ def _gauss_arm(mu: np.ndarray, D: np.ndarray, j: int, k: float, outlier: bool, i
     # no sign change when z has (almost) no weight on the positive eigenvector (tied means): no
     # root on this branch, and the second branch or the apex takes over
     if secular(0.0, -1.0) < 0 < secular(hi, -1.0):
-        roots.append(optimize.brentq(lambda e: secular(e, -1.0), 0.0, hi, xtol=1e-15 * e1, rtol=1e-15, maxiter=500))
+        roots.append(_root(lambda e: seculars(e, -1.0), 0.0, hi, 1e-15 * e1))
     ok = [r for r in roots if (lam_of(r, -1.0) - lam_of(r, -1.0).mean())[j] > 0]
     if not ok:
         info["second_branch"] = info.get("second_branch", 0) + 1
         grid = e1 * (1.0 + np.logspace(-12, 12, 481))
         vals = np.sum(Lam * z * z / (1.0 - np.outer(grid, Lam)) ** 2, axis=1)
         for a in np.flatnonzero(np.sign(vals[:-1]) != np.sign(vals[1:])):
-            r = optimize.brentq(lambda e: secular(e, -1.0), grid[a], grid[a + 1], xtol=1e-15 * grid[a], rtol=1e-15)
+            r = _root(lambda e: seculars(e, -1.0), grid[a], grid[a + 1], 1e-15 * grid[a])
             lam = lam_of(r, -1.0)
             if (lam - lam.mean())[j] > 0:
                 ok.append(r)
