@@ -1,5 +1,5 @@
-"""ZHUANG17: identifying outlier arms with the k-sigma rule (Zhuang, Wang & Wang, NeurIPS 2017;
-spec ``rr_wrr.md``). The problem's definitions are the shared :mod:`bandit_lib.ksigma`.
+"""ZHUANG17: identifying outlier arms with the k-sigma rule (Zhuang, Wang & Wang, NeurIPS 2017).
+The problem's definitions are the shared :mod:`bandit_lib.ksigma`.
 
 Algorithms (each ``name(tape, ..., engine="fast")`` with a readable ``name_reference``):
 

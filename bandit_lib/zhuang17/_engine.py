@@ -90,7 +90,7 @@ COUNTS = ("pulls", "batches")
 
 
 def check_count(count: str, n: int, delta: float, batch: int, init_pulls: int) -> int:
-    """``count`` of delta'(T) (spec ade.md B3): "pulls" (the theory) or "batches" (T / batch,
+    """``count`` of delta'(T) (see the ADE20 chapter's reproduction notes): "pulls" (the theory) or "batches" (T / batch,
     ADE20's ablation); returns the unit t_unit. Refuses a first level delta' >= 1 (L <= 0)."""
     check_choice("count", count, COUNTS)
     if count == "pulls":

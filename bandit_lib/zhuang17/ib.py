@@ -1,4 +1,4 @@
-r"""IB: Iterative Best-arm identification, ZHUANG17's second baseline (§5.2; spec ``rr_wrr.md`` 3.2, D7).
+r"""IB: Iterative Best-arm identification, ZHUANG17's second baseline (§5.2).
 
 "We apply a state-of-the-art best arm identification algorithm [Chen et al. 2014] iteratively ...
 until the current best arm is not in :math:`\hat\Omega`." The best-arm algorithm is CLUCB of
@@ -23,7 +23,8 @@ until the current best arm is not in :math:`\hat\Omega`." The best-arm algorithm
      7      p <- a if rad_a >= rad_j else j                # the larger radius
      8      pull p; T += 1; if T >= T_max: return argmax_{i in S} yhat_i
 
-Decisions (D7, shared with GOLD20): samples are kept across stages (warm start), ``t`` is the
+Our reading of what the paper leaves open (the ZHUANG17 chapter's reproduction notes, row N7; GOLD20 uses the
+same IB): samples are kept across stages (warm start), ``t`` is the
 global pull count, each call uses the full :math:`\delta`, and :math:`R_{sg} = 1/2` (Bernoulli
 rewards are 1/2-sub-Gaussian). The radius is that of CLUCB's Algorithm 1 with :math:`n = |S|`;
 line 6 is its stopping rule :math:`\tilde w(\tilde M) = \tilde w(M)` for top-1, and line 7 its

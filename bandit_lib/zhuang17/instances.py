@@ -1,4 +1,4 @@
-r"""Synthetic k-sigma test cases (ZHUANG17 §5.1; spec ``rr_wrr.md`` 4.2, decision D1).
+r"""Synthetic k-sigma test cases (ZHUANG17 §5.1; the ZHUANG17 chapter's reproduction notes, row N1).
 
 The paper gives the grid (:math:`n \in \{20, 50, 100, 200\}`, :math:`k \in \{2, 2.5, 3\}`, 10 cases
 each, Bernoulli rewards) but not how the means :math:`y_i` were drawn. Our default,

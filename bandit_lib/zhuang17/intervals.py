@@ -1,4 +1,4 @@
-r"""Confidence intervals of the k-sigma outlier problem (ZHUANG17 §4.1 and §4.3; spec ``rr_wrr.md`` 1.3–1.7).
+r"""Confidence intervals of the k-sigma outlier problem (ZHUANG17 §4.1 and §4.3).
 
 After :math:`T` pulls, with :math:`s_i, m_i` the reward sum and pull count of arm :math:`i`:
 
@@ -7,7 +7,8 @@ After :math:`T` pulls, with :math:`s_i, m_i` the reward sum and pull count of ar
    \hat\sigma = \sqrt{\tfrac1n\sum_i(\hat y_i-\hat\mu)^2},\quad \hat\theta = \hat\mu + k\hat\sigma,\quad
    \delta'(T) = \frac{6\delta}{\pi^2 (n+1) T^2}.
 
-Every radius is recomputed with the current :math:`\delta'(T)` after every update (decision D6).
+Every radius is recomputed with the current :math:`\delta'(T)` after every update
+(the ZHUANG17 chapter's reproduction notes, row N6).
 
 **Bounded rewards** (:class:`HoeffdingCI`; the family of the theorems), rewards in an interval of
 length ``R``, :math:`L = \ln(1/\delta')`:

@@ -1,4 +1,4 @@
-r"""NRR: Naive Round-Robin, ZHUANG17's first baseline (§5.2; spec ``rr_wrr.md`` 3.1, decision D8).
+r"""NRR: Naive Round-Robin, ZHUANG17's first baseline (§5.2; the ZHUANG17 chapter's reproduction notes, row N8).
 
 Round-robin sampling with a heuristic stop and no confidence intervals: stop as soon as the
 estimated outlier set :math:`\hat\Omega = \{i : \hat y_i > \hat\theta\}` has not changed during
@@ -12,7 +12,7 @@ the last :math:`L = \lceil 1/\delta\rceil` consecutive pulls (10 for :math:`\del
      5      run <- run + 1 if cur == prev else 0; prev <- cur
      6  return prev, T
 
-The count starts after initialisation (D8). NRR usually stops after about n + 10 pulls.
+The count starts after initialisation. NRR usually stops after about n + 10 pulls.
 
 ``Outcome.capped`` is true when the cap stopped the run before L unchanged pulls.
 """

@@ -1,4 +1,4 @@
-r"""RR: Round-Robin (ZHUANG17 Algorithm 1; spec ``rr_wrr.md`` 2.2).
+r"""RR: Round-Robin (ZHUANG17 Algorithm 1).
 
 ::
 
@@ -18,7 +18,8 @@ first pull after which no arm is active. With probability at least :math:`1-\del
 intervals) the output is the true outlier set (Theorem 1), after at most
 :func:`bandit_lib.zhuang17.theory.bound_rr` pulls (Theorem 2).
 
-``batch > 1`` is the ADE20 speed-up (decision B4): every round-robin pull becomes ``batch``
+``batch > 1`` is the ADE20 speed-up ("pull an arm 1,000 times at each round"; see the ADE20
+chapter's reproduction notes): every round-robin pull becomes ``batch``
 pulls of the same arm, and estimates, :math:`\delta'(T)` (T counted in pulls) and the active set
 are updated after each batch; the initialisation stays at ``init_pulls`` pulls per arm. A batch
 is cut short at the cap, so ``T`` never exceeds ``cap``.

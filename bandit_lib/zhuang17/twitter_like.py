@@ -1,4 +1,4 @@
-r"""Twitter-like stand-in: 47 regions × 20 keywords (ZHUANG17 §5.1, GOLD20 §5; spec ``rr_wrr.md`` 4.3, D2).
+r"""Twitter-like stand-in: 47 regions × 20 keywords (ZHUANG17 §5.1, GOLD20 §5; the ZHUANG17 chapter's reproduction notes, row N2).
 
 The papers' data (1.5 M geotagged New York tweets; the 47 regions with more than 5,000 tweets are
 the arms; 20 keywords are the test cases; an arm's mean is the fraction of the region's tweets
@@ -16,8 +16,8 @@ Region sizes are drawn once and shared by all keywords. For keyword ``w``::
 
 Pulls are Bernoulli(:math:`y_i`) (a tweet of the region drawn with replacement). Keywords are
 not filtered on :math:`\Delta_{\min}` (real keywords include hard cases), but a keyword whose
-k-sigma outlier set is empty at ``k`` is redrawn (precision and recall need outliers; decision
-of the spec). Each keyword has its own seed stream, so keyword ``w`` is the same however many
+k-sigma outlier set is empty at ``k`` is redrawn (precision and recall need
+outliers). Each keyword has its own seed stream, so keyword ``w`` is the same however many
 keywords are drawn.
 
 :func:`twitter_like` draws a :class:`TwitterLike` (``region_sizes`` and one :class:`Keyword` per

@@ -1,4 +1,4 @@
-r"""WRR: Weighted Round-Robin (ZHUANG17 Algorithm 2; spec ``rr_wrr.md`` 2.3).
+r"""WRR: Weighted Round-Robin (ZHUANG17 Algorithm 2).
 
 ::
 
@@ -23,7 +23,7 @@ at 0. The default weight is :math:`\rho^* = (n-1)^{2/3}/l(k)^{1/3}` (Eq. 6,
 :func:`bandit_lib.zhuang17.intervals.rho_star`). With :math:`\rho = 1`, WRR makes exactly RR's pulls.
 Theorem 3 bounds its pulls by :func:`bandit_lib.zhuang17.theory.bound_wrr`.
 
-``batch > 1`` (ADE20, decision B6): every regular and every extra pull becomes a batch, and
+``batch > 1`` (ADE20's speed-up; see the ADE20 chapter's reproduction notes): every regular and every extra pull becomes a batch, and
 :math:`c_i` grows by :math:`\rho\cdot` ``batch`` per visit, compared with the pull count
 :math:`m_i`.
 
