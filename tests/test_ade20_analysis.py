@@ -5,7 +5,18 @@ import pandas as pd
 import pytest
 
 from bandit_lib.ade20.instances import hcb_like
-from bandit_lib.ade20.report import crossover, mean_pulls, model_table, relative_cost, scorecard
+from bandit_lib.ade20.report import (
+    crossover,
+    mean_pulls,
+    model_table,
+    relative_cost,
+    scorecard,
+    standin_claim,
+    standin_gate,
+    theorem_claims,
+)
+from bandit_lib.infra.scorecard import counts, summary
+from bandit_lib.infra.scorecard import scorecard as make_card
 
 
 def table(index, **cols):
@@ -25,7 +36,8 @@ def test_crossover():
 
 
 def _verdicts(claims):
-    return {(c.claim[:2], c.reading[:2]): c.verdict for c in claims}
+    """(claim code, role) -> verdict."""
+    return {(c.claim[:2], c.role): c.verdict for c in claims}
 
 
 def test_scorecard_on_the_papers_story_and_on_the_opposite():
@@ -36,19 +48,21 @@ def test_scorecard_on_the_papers_story_and_on_the_opposite():
     crowd = hcb_like(2026, 0).means  # its gaps grow from k = 2 to k = 3 (tests/test_ade20_data.py)
     card = scorecard(paper_2a, paper_2b, paper_3, crowd)
     assert {c.verdict for c in card} == {"reproduced"}, card
-    assert {c.reading for c in card} == {"Hoeffding/McDiarmid (ADE20's)", ""}  # no Agresti-Coull columns here
+    assert {c.role for c in card} == {"claim"}  # no Agresti-Coull columns here: no sensitivity rows
+    assert all(c.reading and c.open_because for c in card)  # the generator and the data version
+    assert [c.claim[:2] for c in card if c.headline] == ["C3", "C4", "C5"]
     ours_2a = table(ns, ADE=[10.0, 10, 10], RR=[2.0, 4, 8], WRR=[3.0, 9, 30])
     ours_3 = table([2.0, 3.0], ADE=[10.0, 5], RR=[9.0, 6], WRR=[8.0, 9])
     v = _verdicts(scorecard(ours_2a, paper_2b.iloc[:1], ours_3, crowd))
-    assert v["C1", "Ho"] == "partly"  # ADE flat
-    assert v["C2", "Ho"] == "partly"  # WRR not below RR
-    assert v["C3", "Ho"] == "not reproduced"  # ADE best nowhere
-    assert v["C4", "Ho"] == "inconclusive"  # one window only
-    assert v["C5", "Ho"] == "partly"  # ADE best at k = 3 only
-    assert v["C6", "Ho"] == "partly"
+    assert v["C1", "claim"] == "partly"  # ADE flat
+    assert v["C2", "claim"] == "partly"  # WRR not below RR
+    assert v["C3", "claim"] == "not reproduced"  # ADE best nowhere
+    assert v["C4", "claim"] == "inconclusive"  # one window only
+    assert v["C5", "claim"] == "partly"  # ADE best at k = 3 only
+    assert v["C6", "claim"] == "partly"
 
 
-def test_scorecard_judges_every_comparison_under_both_interval_families():
+def test_other_interval_families_are_sensitivity_rows_not_readings():
     ns = [100, 200, 400]
     both = dict(ADE=[10.0, 11, 12], RR=[5.0, 20, 40], WRR=[4.0, 30, 90])
     two_a = table(ns, **both, **{"RR (Agresti–Coull)": [1.0, 2, 4], "WRR (Agresti–Coull)": [1.0, 2, 4]})
@@ -66,10 +80,48 @@ def test_scorecard_judges_every_comparison_under_both_interval_families():
         WRR=[40.0, 30],
         **{"RR (Agresti–Coull)": [1.0, 0.5], "WRR (Agresti–Coull)": [1.0, 0.5]},
     )
-    v = _verdicts(scorecard(two_a, two_b, three, hcb_like(2026, 0).means))
-    assert v["C5", "Ho"] == "reproduced" and v["C5", "Ag"] == "not reproduced"
-    assert v["C4", "Ho"] == "reproduced" and v["C4", "Ag"] == "partly"  # costs flat: fall for ADE only
-    assert v["C7", ""] == "reproduced"  # no baseline in it: one reading
+    rows = scorecard(two_a, two_b, three, hcb_like(2026, 0).means, runs={"2a": 10, "2b": 10, "3": 2})
+    v = _verdicts(rows)
+    assert v["C5", "claim"] == "reproduced" and v["C5", "sensitivity"] == "not reproduced"
+    assert v["C4", "claim"] == "reproduced" and v["C4", "sensitivity"] == "partly"  # costs flat: fall for ADE only
+    assert v["C7", "claim"] == "reproduced" and ("C7", "sensitivity") not in v  # no baseline in it
+    # each claim's sensitivity row right after it; only claims are counted, none is conditional
+    assert [(c.claim[:2], c.role) for c in rows[:2]] == [("C1", "claim"), ("C1", "sensitivity")]
+    card = make_card(rows)
+    assert counts(card) == {"reproduced": 7}, counts(card)  # the partly sensitivity row is not counted
+    assert not summary(card).conditional.any()
+    # a row drawn from fewer runs than the paper's ten says so
+    c5 = next(c for c in rows if c.claim.startswith("C5") and c.role == "claim")
+    assert "2 of the paper's 10 runs per k" in c5.ours and "of the paper's" not in rows[0].ours
+
+
+def test_standin_gate_and_its_row():
+    real = hcb_like(2026, 0).means
+    assert standin_gate(real, real).attrs["calibrated"]
+    shifted = np.clip(real * 0.8, 0, 1)  # smaller spread and smaller gaps: outside the gate
+    gate = standin_gate(shifted, real)
+    assert not gate.attrs["calibrated"]
+    assert gate.set_index("statistic").loc["workers", "in the gate"]
+    assert not gate.set_index("statistic").loc["sd of the error rates", "in the gate"]
+    standin_3 = table([2.0, 3.0], ADE=[10.0, 5], RR=[30.0, 20], WRR=[40.0, 30])  # ADE wins by 3x
+    row = standin_claim(standin_3, gate, runs=3)
+    assert row.verdict == "inconclusive" and row.role == "extra"
+    assert "3 of the paper's 10 runs per k" in row.ours and "outside the gate: sd of the error rates" in row.ours
+    assert standin_claim(standin_3, standin_gate(real, real)).verdict == "reproduced"
+    with pytest.raises(ValueError, match="at least two"):
+        standin_gate([0.5], real)
+    # placed after the rows of C5
+    paper_2a = table([100, 200], ADE=[10.0, 11], RR=[5.0, 20], WRR=[4.0, 30])
+    rows = scorecard(paper_2a, paper_2a.rename_axis("w"), standin_3, real, extras=[row])
+    assert [c.claim[:2] for c in rows].index("C5") + 1 == rows.index(row)
+
+
+def test_theorem_claims():
+    t1, t2 = theorem_claims(0, 351, 0.1, first_failing=47, thm2_ok=True, slack=27.5, slope=-2.09)
+    assert t1.verdict == t2.verdict == "reproduced" and t2.headline and not t1.headline
+    assert "from 47 errors" in t1.rule and "≥ 27×" in t2.ours
+    t1, t2 = theorem_claims(60, 351, 0.1, first_failing=47, thm2_ok=False, slack=0.5, slope=-2.0)
+    assert t1.verdict == t2.verdict == "not reproduced"
 
 
 def test_mean_and_model_tables():

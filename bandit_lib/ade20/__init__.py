@@ -1,5 +1,5 @@
-"""ADE20: Adaptive Double Exploration for outlier arms (Zhang, Zhuang, Zhang & Zhou, AAAI 2020;
-spec ``ade.md``). The problem is ZHUANG17's (:mod:`bandit_lib.ksigma`); the baselines RR and WRR
+"""ADE20: Adaptive Double Exploration for outlier arms (Zhang, Zhuang, Zhang & Zhou, AAAI
+2020). The problem is ZHUANG17's (:mod:`bandit_lib.ksigma`); the baselines RR and WRR
 come from :mod:`bandit_lib.zhuang17`.
 
 * :mod:`~bandit_lib.ade20.ade` — ADE (Algorithm 1): the per-pull reference and the exact engine;

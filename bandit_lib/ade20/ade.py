@@ -1,11 +1,11 @@
-r"""ADE: Adaptive Double Exploration (Zhang, Zhuang, Zhang & Zhou, AAAI 2020), spec ``ade.md``.
+r"""ADE: Adaptive Double Exploration (Zhang, Zhuang, Zhang & Zhou, AAAI 2020).
 
 Problem. ``n`` arms with rewards in :math:`[a, b]`, :math:`a \ge 0`, and means :math:`y_i`; the
 k-sigma threshold :math:`\theta = \mu_y + k\sigma_y` (population standard deviation) and the
 outlier set :math:`O^* = \{i : y_i \ge \theta\}`. Fixed confidence: return :math:`O^*` with
 probability at least :math:`1 - \delta` using few pulls.
 
-Two ways of sampling, never mixed (no sample reuse, spec A7):
+Two ways of sampling, never mixed (no sample reuse):
 
 * a **threshold round** draws an arm :math:`J` uniformly from *all* ``n`` arms and pulls it twice,
   giving a pair :math:`(x_1, x_2)`; the pairs are kept as running sums
@@ -32,19 +32,20 @@ threshold), else it sweeps. After every round each undecided arm is classified: 
 r_\theta`; a decided arm is never swept again but stays in the threshold population. ADE stops when
 every arm is decided. Cost: :math:`2m_\theta + \sum_i m_i` pulls.
 
-Spec decisions applied here: A1 (``ln(1/delta_t)`` in :math:`\epsilon`; ``variance_log="6/delta"``
-is the ablation with :math:`\ln(6/\delta_t)`), A2 (``t`` is the algorithm's round counter), A3
-(:math:`r_a` is the common radius of the undecided arms), A4 (one mutable candidate set; ``O`` and
-``N`` start empty and both are returned), A5 (classification after every loop round, not after
-the initialisation), A6 (threshold arms drawn from all ``n`` arms), A8 (cost counts pulls), A9
-(``U`` updated at every UPDATE), A10 (:math:`\sqrt{|V|}`, no bias correction), A11 (a cap: the
-run stops before a round that would exceed it and is flagged ``capped``; by default the library's
-:data:`~bandit_lib.runner.DEFAULT_CAP`), A12 (``a >= 0``). ADE needs at least two arms.
+Choices where the paper is unclear (the ADE20 chapter's reproduction notes give the paper's words
+for each): :math:`\ln(1/\delta_t)` in :math:`\epsilon` (``variance_log="6/delta"`` is the ablation
+with :math:`\ln(6/\delta_t)`); ``t`` is the algorithm's round counter; :math:`r_a` is the common
+radius of the undecided arms; one mutable candidate set, with ``O`` and ``N`` starting empty and
+both returned; classification after every loop round, not after the initialisation; threshold arms
+drawn from all ``n`` arms; the cost counts pulls; ``U`` updated at every UPDATE;
+:math:`\sqrt{|V|}` without bias correction; a cap (the run stops before a round that would exceed
+it and is flagged ``capped``; by default the library's :data:`~bandit_lib.runner.DEFAULT_CAP`);
+``a >= 0``. ADE needs at least two arms.
 
 :func:`ade` runs either of two engines (``engine="fast"``, the default, or ``"reference"``); they take exactly the same decisions on the same reward tape and decision stream:
 
-* :func:`ade_reference` (``engine="reference"``): the readable per-pull reference, line by line
-  the spec's pseudocode;
+* :func:`ade_reference` (``engine="reference"``): the readable per-pull reference, step by step
+  the chapter's restatement of Algorithm 1;
 * the fast engine (numba), the default. A threshold round leaves every :math:`\hat y_i` unchanged,
   and both classification tests are monotone in :math:`\hat y_i` (floating-point rounding is
   monotone too), so the arms it can decide are a prefix (normals) and a suffix (outliers) of the
@@ -139,7 +140,7 @@ def ade_radii(
     b: float = 1.0,
     variance_log: str = "1/delta",
 ) -> dict[str, float]:
-    """One UPDATE (spec 2.3) from the running sums: the estimates and radii ADE decides with.
+    """One UPDATE from the running sums: the estimates and radii ADE decides with.
 
     ``U_prev`` is the running minimum before this UPDATE (``inf`` at the first one). Returns
     ``theta_hat``, ``sigma_hat``, ``eps``, ``U``, ``r_th``, ``r_a`` and ``L`` (the log level).
@@ -161,7 +162,7 @@ def ade_radii(
 
 
 def level_log(n: int, t: int, delta: float) -> float:
-    r""":math:`L_t = \ln((n+4)\pi^2t^2/(3\delta))`, the log of ADE's per-round level (spec 2.3)."""
+    r""":math:`L_t = \ln((n+4)\pi^2t^2/(3\delta))`, the log of ADE's per-round level."""
     n = check_int("n", n, minimum=1)
     t = check_int("t", t, minimum=1)
     delta = check_open_unit("delta", delta)
@@ -220,7 +221,7 @@ def ade_reference(
     stream: DecisionStream | None = None,
     trace: bool = False,
 ) -> Outcome:
-    """ADE, one pull at a time, following the spec's numbered pseudocode (section 2.4).
+    """ADE, one pull at a time, following the steps of the chapter's restatement of Algorithm 1.
 
     ``tape`` must be fresh (every arm at pull 0). Returns an :class:`~bandit_lib.runner.Outcome`
     whose ``output`` is the sorted outlier set ``O``; ``info`` holds ``normals``, ``undecided``,
@@ -228,7 +229,7 @@ def ade_reference(
     with ``trace=True`` one record per UPDATE.
     """
     n, k, delta, R, Cs, log6, cap, stream = _check(tape, k, delta, a, b, variance_log, cap, stream)
-    # lines 1-3: O, N, candidate set S, counters and running sums
+    # step 1: O, N, candidate set S, counters and running sums
     O, N, S = set(), set(), set(range(n))
     sums, m = [0.0] * n, [0] * n
     decision_round = [-1] * n
@@ -236,26 +237,26 @@ def ade_reference(
     m_th = m_a = pulls = 0
     U = math.inf
     records = []
-    # lines 4-5, round t = 1: one threshold pair
+    # step 2, round t = 1: one threshold pair
     t = 1
     J = _threshold_arm(stream.uniform(m_th), n)
     x1, x2 = tape.pull(J), tape.pull(J)
     S1, S2, S12 = S1 + x1, S2 + x2, S12 + x1 * x2
     m_th, pulls = 1, 2
     t = 2
-    # lines 6-7, round t = 2: one sweep over all arms
+    # step 3, round t = 2: one sweep over all arms
     for i in range(n):
         sums[i] += tape.pull(i)
         m[i] = 1
     m_a, pulls = 1, pulls + n
     t = 3
-    # line 8: the first UPDATE (no classification yet, spec A5)
+    # step 4: the first UPDATE (no classification yet)
     theta_hat, sigma_hat, eps, U, r_th, r_a = _ade_update(n, t, m_th, m_a, S1, S2, S12, U, k, delta, R, Cs, log6)
     if trace:
         records.append((t, m_th, m_a, theta_hat, sigma_hat, eps, U, r_th, r_a, len(S)))
     capped = False
-    while S:  # line 9
-        if r_a <= r_th:  # lines 10-12: threshold round (ties go to the threshold)
+    while S:  # step 5
+        if r_a <= r_th:  # step 5.1: threshold round (ties go to the threshold)
             if pulls + 2 > cap:
                 capped = True
                 break
@@ -263,7 +264,7 @@ def ade_reference(
             x1, x2 = tape.pull(J), tape.pull(J)
             S1, S2, S12 = S1 + x1, S2 + x2, S12 + x1 * x2
             m_th, pulls = m_th + 1, pulls + 2
-        else:  # lines 13-15: sweep over the undecided arms
+        else:  # step 5.2: sweep over the undecided arms
             if pulls + len(S) > cap:
                 capped = True
                 break
@@ -271,10 +272,10 @@ def ade_reference(
                 sums[i] += tape.pull(i)
                 m[i] += 1
             m_a, pulls = m_a + 1, pulls + len(S)
-        t += 1  # line 16
+        t += 1  # step 5.3
         theta_hat, sigma_hat, eps, U, r_th, r_a = _ade_update(n, t, m_th, m_a, S1, S2, S12, U, k, delta, R, Cs, log6)
         lower, upper = theta_hat - r_th, theta_hat + r_th
-        for i in list(S):  # lines 18-20, over a snapshot of S
+        for i in list(S):  # step 5.4, over a snapshot of S
             y_hat = sums[i] / m[i]
             if y_hat + r_a <= lower:
                 N.add(i)

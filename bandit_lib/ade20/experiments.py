@@ -1,4 +1,4 @@
-"""ADE20 chapter: ADE against RR and WRR (Zhang, Zhuang, Zhang & Zhou, AAAI 2020; spec ``ade.md``).
+"""ADE20 chapter: ADE against RR and WRR (Zhang, Zhuang, Zhang & Zhou, AAAI 2020).
 
 Experiments (full profile = the paper's scale):
 
@@ -9,13 +9,14 @@ Experiments (full profile = the paper's scale):
   10 runs; and, as a labelled secondary panel, the HCB-like stand-in, 3 runs.
 * ``correctness`` (Theorem 1): many short runs on instances with outliers; error rate against delta.
 * ``gap_slope`` (Theorem 2's shape): ADE's cost against Delta_min at fixed n and k.
-* ``sensitivity``: the Fig. 2a instances again, with the ablations the spec names.
+* ``sensitivity``: the Fig. 2a instances again, with the ablations of the chapter (the variance
+  log ln(6/delta_t) for ADE, T counted in batches for RR and WRR).
 
 Every unit draws its instance from a seed named by the setting and the case alone (under
 ``INSTANCES``), and its reward tapes likewise, so the ablations of ``sensitivity`` see exactly the
 instances and rewards of ``arms`` (common random numbers), and every method of a unit shares one
 tape per run. Payloads hold one row per (method, run): pulls, correctness, cap flag, wall time,
-and for ADE its counters and the checks of section 5 of the spec.
+and for ADE its counters and the checks of its guarantees (:mod:`bandit_lib.ade20.theory`).
 """
 
 from __future__ import annotations
@@ -95,11 +96,11 @@ def run_ade(method: str, means: np.ndarray, tape, k: float, delta: float) -> dic
     }
 
 
-# The baselines with ADE20's settings (spec 3, B1-B9): Hoeffding/McDiarmid intervals with R = 1
-# and Zhuang's l(k), batches of 1,000 pulls, T counted in pulls (the ablation counts batches),
-# one initial pull per arm, rho*, and no practical cap. The interval family is not certain (B1:
-# the paper quotes the bounded intervals, ZHUANG17's own experiments used Agresti-Coull ones), so
-# every comparison also runs the baselines with ZHUANG17's experimental intervals.
+# The baselines with ADE20's settings (the chapter's reproduction notes): Hoeffding/McDiarmid
+# intervals with R = 1 (the paper: "R is set as 1") and Zhuang's l(k), batches of 1,000 pulls, T
+# counted in pulls (the ablation counts batches), one initial pull per arm, rho*, and no practical
+# cap. Every comparison also runs the baselines with the Agresti-Coull intervals of ZHUANG17's own
+# experiments: the chapter shows them as sensitivity rows, not as the paper's setting.
 BATCH = 1000
 NO_CAP = 10**12
 HOEFFDING, AGRESTI_COULL = HoeffdingCI(R=1.0), AgrestiCoullCI()

@@ -1,4 +1,4 @@
-r"""Instances of the ADE20 experiments (spec ``ade.md`` 4.2, 4.5 and 6.1).
+r"""Instances of the ADE20 experiments.
 
 * :func:`uniform_window`: the paper's synthetic instances, ``n`` i.i.d. U[0, 1] means redrawn as a
   whole vector until :math:`\Delta_{\min}` lies in a window (rejection sampling, the literal reading
@@ -93,7 +93,7 @@ def hcb_like(
     window: tuple[float, float] = HCB_WINDOW,
     max_draws: int = 100_000,
 ) -> Drawn:
-    """The HCB-like stand-in (spec 6.1): worker error rates whose ``Delta_min`` at ``k`` lies in ``window``.
+    """The HCB-like stand-in: worker error rates whose ``Delta_min`` at ``k`` lies in ``window``.
 
     Each draw takes, in this order, ``n`` normals, ``n`` betas and ``n`` binomials from the
     generator named ``("hcb-like", *keys)`` under ``seed``; about a quarter of draws pass.
@@ -141,7 +141,7 @@ def illustration_instance() -> np.ndarray:
 
 
 def crowd_summary(y) -> dict[str, float]:
-    """The statistics spec 4.4 quotes for HCB's error-rate vector (to compare a stand-in or a copy)."""
+    """The statistics of an error-rate vector that a copy of HCB or a stand-in is compared on."""
     y = np.asarray(y, dtype=np.float64)
     if y.ndim != 1 or y.size == 0 or np.any(~np.isfinite(y)) or np.any((y < 0) | (y > 1)):
         raise ValueError(f"y must be a non-empty vector of rates in [0, 1]; got y={y!r}")

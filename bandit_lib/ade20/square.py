@@ -21,7 +21,7 @@ gold answer cannot be scored: it is not counted in any error rate, and the resul
 many there were and which workers had no scorable label at all (those workers get no arm).
 Malformed lines raise an error naming the file, the line number and its content.
 
-A copy of HCB loaded with :func:`worker_error_rates` should show (spec ``ade.md`` 4.4): 722
+A copy of HCB loaded with :func:`worker_error_rates` should show: 722
 workers, 3,275 questions, 19,699 labels all with gold; error rates with mean 0.32775, population
 standard deviation 0.29241, 200 zeros, 63 ones and sum 236.636.
 """

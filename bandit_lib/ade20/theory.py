@@ -1,6 +1,7 @@
-r"""ADE20's guarantees in checkable form, and the closed-form cost model (spec ``ade.md`` section 5).
+r"""ADE20's guarantees in checkable form, and the closed-form cost model.
 
-* :func:`theorem2_bound`: the explicit constants of the proof of Theorem 2. With
+* :func:`theorem2_bound`: the explicit constants of the proof of Theorem 2 (the paper's Appendix C:
+  :math:`M_i` is its Ineq. (37), the bound on :math:`m_\theta` its Ineq. (30) at the last arm). With
   :math:`c = 1 + \sqrt2 C_s k/(R\sigma_y)` and
   :math:`C = (n+4)\pi^2(1 + 4c^2)^2`,
 
@@ -8,9 +9,11 @@ r"""ADE20's guarantees in checkable form, and the closed-form cost model (spec `
      M_i = \frac{32R^2}{\Delta_i^2}\ln\frac{16R^2}{\Delta_i^2} + \frac{16R^2}{\Delta_i^2}\ln\frac{C}{3\delta} + 2,
      \qquad m_i \le M_i,\qquad m_{\theta} \le 4c^2\max_i M_i,
 
-  so the total is at most :math:`\sum_i M_i + 8c^2\max_i M_i` pulls, with probability
+  so the total is at most :math:`\sum_i M_i + 8c^2\max_i M_i` pulls (a threshold round pulls
+  twice; this sum is the book's, the paper states only the O(.) form), with probability
   :math:`\ge 1 - \delta`.
-* :func:`ade_cost_model`: what ADE costs when its two radii stay balanced. An arm is decided once
+* :func:`ade_cost_model` (the book's model, not the paper's): what ADE costs when its two radii
+  stay balanced. An arm is decided once
   :math:`r_a + r_\theta \approx \Delta_i`, with :math:`r_a \approx r_\theta`, so
   :math:`m_i \approx 2L/\Delta_i^2` sweeps, :math:`m_a \approx 2L/\Delta_{\min}^2`, and
   :math:`m_\theta \approx c^2 m_a` pairs (the two radii equal): in pulls,
