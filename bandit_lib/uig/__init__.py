@@ -1,5 +1,5 @@
 """UIG: regret minimisation on partially revealed unit interval graphs (Xu, Vakili, Zhao & Swami;
-spec ``uig.md``).
+the chapter ``notebooks/uig``).
 
 Problem and offline steps:
 

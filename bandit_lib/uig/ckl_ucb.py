@@ -12,14 +12,14 @@ after :math:`t` plays is
 ("if arm k had mean q, the arms near it would have to be this far above their estimates"), and
 the policy plays :math:`\arg\max_k b_k`, ties to the fewest plays, then the lowest id.
 
-The paper gives neither the metric, nor the threshold, nor an initialisation. UIG decisions
-(spec §3.4 and §8.3):
+The paper gives neither the metric, nor the threshold, nor an initialisation (the UIG chapter's
+reproduction notes, row N3):
 
 * ``metric="one_hop"`` (default): :math:`h = 1` on direct S-edges, :math:`h(k, k) = 0`, and
-  every other term dropped; ``metric="hop"`` (ablation): :math:`h` = shortest-path length in the
+  every other term dropped; ``metric="hop"`` (the other reading): :math:`h` = shortest-path length in the
   similarity graph (unreachable arms dropped);
 * threshold :math:`\log t` (no log log term);
-* ``init=True`` (default): play every arm once in ascending id first; ``init=False`` (ablation).
+* ``init=True`` (default): play every arm once in ascending id first; ``init=False`` (a sensitivity run).
 
 KL: ``"gaussian"`` :math:`(a - b)^2 / (2\sigma^2)` (Fig. 6, σ = 1), ``"squared"`` :math:`(a - b)^2`
 (the Jester experiment, as the paper says), ``"bernoulli"`` (Fig. 7; arguments clipped to

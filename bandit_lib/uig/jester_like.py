@@ -1,6 +1,6 @@
 r"""A seeded, Jester-like stand-in for Jester dataset 1 (which cannot be downloaded here).
 
-Every figure drawn from it is labelled *synthetic stand-in*. The generator (UIG spec §4.5):
+Every figure drawn from it is labelled *synthetic stand-in*. The generator (the UIG chapter's reproduction notes, row N14):
 
 * 24,983 users, 100 jokes, ratings in [-10, 10] rounded to 0.01;
 * joke quality :math:`q_j \sim N(0.9, 1.6^2)` clipped to [-4, 4]; user bias

@@ -19,7 +19,8 @@ row, so an optimum puts all its weight on one arm :math:`j^* = \arg\min_{j \noti
 :func:`lower_bound_rates_linprog` solves the same LP with HiGHS (what "OSSB solves an LP every
 round" means here) and is checked against it.
 
-A graph with several components (UIG decision, my construction for OSSB's plug-in only): each
+A graph with several components (the book's construction, for OSSB's plug-in only; the UIG
+chapter's reproduction notes, row N6): each
 other component H is one more alternative, "shift H up until its best arm ties the leader",
 which costs :math:`\tau_j = 1/\mathrm{KL}(\mu_j, \mu_j + \delta_H)` on the best arm of H,
 :math:`\delta_H = \mu^* - \max_H \mu`.

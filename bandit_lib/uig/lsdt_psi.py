@@ -28,7 +28,7 @@ For :math:`m = 0, \dots, m_f`:
 
 Then, to T: play :math:`\arg\max_{i \in B_{m_f+1}} \bar x_i + \sqrt{2 \log t / n_i}` (t plays so
 far; individual statistics; an arm with :math:`n_i = 0`, possible when :math:`z_i = 0`, has an
-infinite index, UIG decision §8.7; ties at random). The policy never stops by itself: whoever runs
+infinite index: the UIG chapter's reproduction notes, row N7; ties at random). The policy never stops by itself: whoever runs
 it stops at T, in any phase.
 """
 

@@ -1,5 +1,6 @@
 r"""LSDT with Thompson sampling (Xu et al. 2020, Sec. 5.3 and Appendix A.1). The paper describes
-both variants in prose only; these are the UIG spec's concrete versions (§2.9).
+both variants in prose only; these are the book's concrete versions (the UIG chapter's reproduction
+notes, rows N8 and N9).
 
 Rewards are binarised as for :class:`~bandit_lib.uig.ts.ThompsonSampling`
 (:math:`b \sim \mathrm{Bernoulli}(\mathrm{clip}(x, 0, 1))`); arm j keeps successes :math:`S_j`
@@ -10,7 +11,7 @@ and failures :math:`F_j`; priors are Beta(1, 1).
 take the class with the largest draw, then draw :math:`\theta_j \sim \mathrm{Beta}(1 + S_j, 1 + F_j)`
 within it and play the largest. No forced initialisation.
 
-**LSDT-TS (PSI)** (:class:`LSDTTSPartial`; the spec's own design, the paper gives no algorithm).
+**LSDT-TS (PSI)** (:class:`LSDTTSPartial`; the book's own design, the paper gives no algorithm).
 Active set A = :math:`\mathcal B_0`. Each round: Thompson sampling on A. After every ``every`` = 10
 rounds, an elimination check on the pooled posteriors
 :math:`P_i = \mathrm{Beta}(1 + \sum_{j \in N'[i]} S_j, 1 + \sum_{j \in N'[i]} F_j)`: draw M = 200

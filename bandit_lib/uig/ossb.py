@@ -13,12 +13,12 @@ the estimated means. Each round, with :math:`t` plays so far:
    :math:`\arg\min_x n_x` ("estimation"), else play :math:`\arg\min_x n_x / \eta_x` (:math:`\eta_x = 0`
    counts as infinite).
 
-UIG decisions (spec §3.6): :math:`\epsilon_o = \gamma_o = 0`; every arm once in ascending id
+Choices of the book (the UIG chapter's reproduction notes, row N6): :math:`\epsilon_o = \gamma_o = 0`; every arm once in ascending id
 first; ties at random. The leader of step 2 is the empirical best of all arms, as in OSSB itself
 (often, early on, a middle arm with one lucky sample, which exploiting corrects); the ablation
 ``leader="candidates"`` exploits the arm the plug-in LP is built around instead, and can get stuck:
 an arm whose estimate lies above the leader's has plug-in gap 0, so the LP never asks for more of
-its samples. The plug-in LP is my construction of "OSSB solves an LP each step"
+its samples. The plug-in LP is the book's construction of "OSSB solves an LP each step"
 (gaps clipped at 0). ``solver="closed_form"`` (default) uses its closed-form optimum,
 ``solver="linprog"`` solves it with HiGHS every round (much slower; the tests check that both
 take the same decisions).

@@ -12,7 +12,7 @@ graph:
   :math:`\sup\{q : n_k\, \mathrm{KL}(\bar x_k, q) \le \log l_L\}`, which for Gaussian rewards
   with variance :math:`\sigma^2` is :math:`\bar x_k + \sqrt{2\sigma^2 \log l_L / n_k}`.
 
-UIG decisions (spec §3.5): the log log term's constant c = 0; every arm is played once in
+Choices of the book (the UIG chapter's reproduction notes, row N6): the log log term's constant c = 0; every arm is played once in
 ascending id first, and leader counts start after that; ties at random.
 """
 

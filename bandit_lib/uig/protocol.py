@@ -23,7 +23,7 @@ A regret policy returns nothing itself: :func:`simulate` returns the arms played
 int array, the one result type of the regret problems), and the experiments turn it into regret
 with :mod:`bandit_lib.metrics`.
 
-Ties (decision 17 of the UIG spec): the argmax of an index breaks ties uniformly at random with
+Ties (the UIG chapter's reproduction notes, row N18): the argmax of an index breaks ties uniformly at random with
 the policy's :class:`~bandit_lib.tapes.DecisionStream`: with n tied arms (ascending ids), the next
 uniform u picks the ``min(floor(u n), n - 1)``-th. A uniform is consumed only when there is a
 tie, so a numba engine that does the same makes the same choices.

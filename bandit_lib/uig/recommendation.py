@@ -6,11 +6,12 @@ Ratings are normalised to [0, 1] (:func:`bandit_lib.uig.jester.normalise`); NaN 
 * :func:`pair_distances`: for jokes i, j, the co-raters are the training users who rated both;
   :math:`d_{ij} = |\text{mean}_{co}(r_i) - \text{mean}_{co}(r_j)|`, NaN without co-raters.
 * :func:`side_information`: type-D if :math:`d_{ij} > (1+\alpha)\epsilon`, type-S if
-  :math:`d_{ij} < (1-\alpha)\epsilon`, unknown otherwise. UIG decision §8.9: α = 0.2 with a 5%
-  training set, α = 0.1 with 10% (the paper's text says both "5% or 10%" and "2% ... 5%").
+  :math:`d_{ij} < (1-\alpha)\epsilon`, unknown otherwise. α = 0.2 with a 5%
+  training set, α = 0.1 with 10% (the paper's text says both "5% or 10%" and "2% ... 5%"; the UIG
+  chapter's reproduction notes, row N11).
 * :func:`select_epsilon`: minimise :math:`|\mathcal B_0(\epsilon)|` (PSI-OFF). The paper doubles ε
   from 0.01 until :math:`|\mathcal B_0|` grows, then "binary searches" at resolution 0.01; the
-  objective is not monotone, so (UIG decision §8.10) the last doubling bracket
+  objective is not monotone, so (reproduction notes, row N12) the last doubling bracket
   :math:`[\epsilon_{k-2}, \epsilon_k]` is scanned exhaustively on the 0.01 grid, ties to the smaller ε.
   Estimated side information need not fit any unit interval graph, and then PSI-OFF can remove
   every arm; an ε with an empty :math:`\mathcal B_0` counts as the worst value (K + 1), never the best.

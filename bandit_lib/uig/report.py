@@ -14,8 +14,9 @@ import pandas as pd
 from scipy import stats
 
 from bandit_lib.infra.plotting import method_color
-from bandit_lib.infra.scorecard import NOT_REPRODUCED as NOT
-from bandit_lib.infra.scorecard import PARTLY, REPRODUCED, Claim
+from bandit_lib.infra.scorecard import CLAIM, EXTRA, INCONCLUSIVE, PARTLY, REPRODUCED, SENSITIVITY, Claim  # noqa: F401
+from bandit_lib.infra.scorecard import NOT_REPRODUCED as NOT  # noqa: F401 (the chapter's verdict names come from here)
+from bandit_lib.infra.scorecard import verdict as policy_verdict
 
 # The paper's Tables I and II (milliseconds, MATLAB R2014b, machine not stated): its numbers, shown
 # beside ours, never used as ours.
@@ -47,16 +48,124 @@ BEATS_RULE = (
 
 
 def claim(
-    where: str, text: str, ours: str, verdict: str, *, paper: str | None = None, rule: str | None = None
+    where: str,
+    text: str,
+    ours: str,
+    verdict: str,
+    *,
+    paper: str | None = None,
+    rule: str | None = None,
+    reading: str = "",
+    open_because: str = "",
+    role: str = CLAIM,
+    headline: bool = False,
 ) -> Claim:
     """A scorecard row of this chapter. A rule written into the claim as "(rule: ...)" is moved to
-    the rule column; "A beats B" claims get :data:`BEATS_RULE`."""
+    the rule column; "A beats B" claims get :data:`BEATS_RULE`. ``paper`` is what the paper says
+    (quoted, with its section; the claim's text if omitted); ``reading``, ``open_because``,
+    ``role`` and ``headline`` are those of :class:`~bandit_lib.infra.scorecard.Claim`."""
     found = re.search(r"\s*\(rule: (.*)\)\s*$", text)
     if found:
         text, rule = text[: found.start()], rule or found.group(1)
     if rule is None and " beats " in text:
         rule = BEATS_RULE
-    return Claim(f"{where}: {text}", paper or text, ours, verdict, rule or "stated in the claim")
+    return Claim(
+        f"{where}: {text}",
+        paper or text,
+        ours,
+        verdict,
+        rule or "stated in the claim",
+        reading=reading,
+        open_because=open_because,
+        role=role,
+        headline=headline,
+    )
+
+
+#: What the paper says, quoted with its section (mathematics in plain text), for the scorecard's
+#: "paper" column and the chapter's paper-against-ours table. Keys are the chapter's own.
+PAPER_SAYS = {
+    "fig2": 'Fig. 2 caption: "Switching I1, I2, I3 (or I10, I11) does not change the graph connectivity, i.e., each '
+    'node in B_imin (or B_imax) is a left anchor. Hence the candidate set B = {1,2,3} ∪ {10,11}."',
+    "fig3": 'Fig. 3 caption: "The candidate set B = {1,2,3,5,6,10,11}: take ε = 0.15, there exists a graph '
+    'conforming assignment of mean rewards μ = (0.8, 0.8, 0.8, 0.9, 1, 1, 0.9, 0.9, ...)"',
+    "fig4a": 'Fig. 4 caption: "In (a), K=100, |B*| ≈ 5 when ε ∈ [0.1, 0.9]."',
+    "fig4a_ends": 'Sec. 6.1.1: "when ε is small (ε < 0.1), the graph is disconnected. As ε increases, the number of '
+    'connected components decreases and thus, |B*| decreases." ... "|B*| increases to K as ε grows to 1."',
+    "fig4b": 'Fig. 4 caption: "In (b), ε=0.2, |B*|/K decreases as K increases."',
+    "fig5a": 'Sec. 6.1.2: "as p increases, |B0| decreases to |B*|."',
+    "fig5a_half": 'Sec. 6.1.2: "when p > 0.5, the performance of the offline elimination step of LSDT-PSI is as good '
+    'as that of LSDT-CSI, which is optimal, i.e. only arms in B* remain."',
+    "fig5b": 'Fig. 5 caption: "In (b), ε=0.2, p=0.5, |B0|/K decreases as K increases."',
+    "fig6a": 'Sec. 6.2.1: "The results shown in Fig. 6(a) indicate that LSDT-CSI outperforms the baseline algorithms."',
+    "fig6a_early": 'Sec. 6.2.1: "when T < K, LSDT-CSI has already started to exploit the optimal arm while the other '
+    'algorithms are still exploring."',
+    "fig6b": 'Sec. 6.2.1: "We also compare LSDT-CSI with an intuitive algorithm applying UCB1 on the candidate set in '
+    'Fig. 6(b). With the same setup, we see performance gain due to the online step."',
+    "table1": 'App. A.2: "LSDT-CSI has a relatively low computation complexity in contrast to algorithms with '
+    'comparable performance, i.e., CKL-UCB and OSSB."',
+    "table1_offline": 'App. A.2: "the time complexity of the offline reduction step is not too high to be applied."',
+    "fig7a": 'Sec. 6.2.2: "we only compare LSDT-PSI with three baseline algorithms: UCB1, TS and CKL-UCB" ... "The '
+    'simulation results shown in Fig 7(a) indicates that LSDT-PSI outperforms the other two algorithms."',
+    "fig7a_ckl": 'App. A.2: "When compared with CKL-UCB, which achieves a comparable performance by exploiting the '
+    'similarity relations, LSDT-PSI has a smaller computation complexity."',
+    "fig7b": 'Sec. 6.2.2: "we compare LSDT-PSI with a heuristic algorithm applying UCB1 on B0 and a similar performance '
+    'gain is observed in Fig. 7(b)."',
+    "table2": 'App. A.2: "When compared with CKL-UCB ... LSDT-PSI has a smaller computation complexity."',
+    "fig8_best": 'Sec. 6.3: "Simulation results in Fig. 8 show that LSDT-PSI has the best performance with relatively '
+    'small variations."',
+    "fig8_train": 'Sec. 6.3: "as the size of the training data increases, the performance of LSDT-PSI and UCB1 on B0 '
+    'get improved since more side information is available."',
+    "fig9a": 'App. A.1: "The results in Fig. 9(a) verify the advantage of our two-step learning structure".',
+    "fig9b": 'App. A.1: "The results in Fig. 9(b) further indicates that the online aggregations step in the two-step '
+    'learning structure improves the performance."',
+    "fig10": 'App. A.1: "We compare LSDT-TS (PSI) with classic TS ignoring side information and another heuristic '
+    "algorithm applying TS on the reduced action space without online aggregation. The results are shown in Fig. 10 "
+    'and the performance gain through both offline and online steps of LSDT is verified."',
+    "thm1": 'Theorem 1 (Sec. 3.1): "the candidate set B* is the union of two equivalence classes containing the '
+    'optimal arm i_max and the worst arm i_min"; Sec. 7: "the candidate set can be identified by a BFS-based '
+    'algorithm in polynomial time"',
+    "thm2": "Theorem 2 (Sec. 3.3): R(T) ≤ (32 max_{C_min} Δ / (min_{C_min} Δ − max_{C_max} Δ)² + Σ_{C_max∖A} 32/Δ) "
+    "log T + O(|B*|)",
+    "thm3": 'Theorem 3 (Sec. 3.3): liminf R(T)/log T ≥ C1; Sec. 7: "LSDT-CSI achieves order optimal regret in terms '
+    'of both the size of the action space and the time horizon"',
+    "remark1": 'Remark 1 (Sec. 3.3): regret O((1 + |B*_{i_max}∖A|) log T), "which indicates a sublinear scaling of '
+    'regret in terms of the number of arms"',
+    "thm5": 'Theorem 5 (Sec. 4.1): "with probability at least 1 − 1/K², every arm i ∉ B* is eliminated by the '
+    'offline elimination step of LSDT-PSI and thus, E[|B0|] = |B*| + o(1)"',
+    "thm6": "Theorem 6 (Sec. 4.3): R(T) ≤ Σ_{B0∖(Q∪A)} Δ_j max{8 log T/Δ_j², 32 z_j log(Tε²)/ε²} + "
+    "Σ_Q Δ_i z_i 32 log(TΔ̂_i²)/Δ̂_i² + O(|V′|)",
+    "cor1": "Corollary 1 (Sec. 4.3) and its proof (App. I, Eq. (94)): E[C_L] ≤ 2/p + 1 on the bottom class; "
+    'Sec. 7: "the proposed learning policy LSDT-PSI is order optimal"',
+}
+
+#: What the paper reports of its Jester data (Sec. 6.3): "a dataset from Jester ... consisting of 100
+#: jokes and 25K users and every joke has been rated by at least 34% of the entire population".
+#: The stand-in's calibration gate compares the same statistics; "25K" is read as 24,500-25,500.
+JESTER_PAPER = {"jokes": (100, 100), "users": (24_500, 25_500), "lowest joke coverage": (0.34, 1.0)}
+
+
+def jester_gate(summary: dict) -> pd.DataFrame:
+    """The Jester stand-in's calibration gate: each statistic the paper reports of its Jester data
+    (:data:`JESTER_PAPER`) beside the stand-in's (``summary`` is
+    :func:`bandit_lib.uig.jester.jester_summary` of the data the experiment ran on), and whether
+    it lies in the paper's range."""
+    if not isinstance(summary, dict) or not set(JESTER_PAPER) <= set(summary):
+        raise ValueError(f"summary must be a jester_summary dict with {sorted(JESTER_PAPER)}; got {summary!r}")
+    said = {"jokes": "100 jokes", "users": "25K users", "lowest joke coverage": "every joke rated by at least 34%"}
+    rows = []
+    for name, (low, high) in JESTER_PAPER.items():
+        value = summary[name]
+        rows.append(
+            {
+                "statistic": name,
+                "paper (Sec. 6.3)": said[name],
+                "range": f"[{low:g}, {high:g}]",
+                "stand-in": value,
+                "inside": bool(low <= value <= high),
+            }
+        )
+    return pd.DataFrame(rows)
 
 
 def base_name(policy: str) -> str:
@@ -131,27 +240,40 @@ def paired(df: pd.DataFrame, a: str, b: str, T: int | None = None, value: str = 
     }
 
 
-def beats_verdict(df: pd.DataFrame, a: str, b: str) -> tuple[str, str]:
+def beats_verdict(df: pd.DataFrame, a: str, b: str, *, designed: bool = False) -> tuple[str, str]:
     """Verdict for "a has lower regret than b" (the paper's "outperforms").
 
     reproduced: a's mean regret is below b's at every horizon of the grid and the paired 95%
     interval of a - b lies below 0 at the largest horizon; partly: the interval lies below 0 at the
     largest horizon, or a's mean is below b's at more than half of the horizons; not reproduced
-    otherwise.
+    otherwise; inconclusive whatever the numbers when a or b is the book's own design
+    (``designed``, see :func:`bandit_lib.infra.scorecard.verdict`).
     """
     horizons = sorted(df["T"].unique())
     means = df.groupby(["policy", "T"])["regret"].mean()
     lower = [means[(a, t)] < means[(b, t)] for t in horizons]
     last = paired(df, a, b, horizons[-1])
     significant = last["high"] < 0
-    verdict = (
-        REPRODUCED if all(lower) and significant else PARTLY if significant or sum(lower) > len(lower) / 2 else NOT
-    )
+    verdict = policy_verdict(all(lower) and significant, significant or sum(lower) > len(lower) / 2, designed=designed)
     ours = (
         f"{last['a']:.1f} vs {last['b']:.1f} at T = {horizons[-1]} (paired diff {last['diff']:+.1f} "
         f"[{last['low']:+.1f}, {last['high']:+.1f}]); lower at {sum(lower)}/{len(lower)} horizons"
     )
     return ours, verdict
+
+
+#: The rule of every "A is comparable to B" claim (see :func:`comparable_verdict`).
+COMPARABLE_RULE = "mean regrets at the largest horizon within a factor 2 of each other (the same order)"
+
+
+def comparable_verdict(df: pd.DataFrame, a: str, b: str) -> tuple[str, str]:
+    """Verdict for "b's regret is comparable to a's": reproduced when the mean regrets at the
+    largest horizon are within a factor 2 of each other, not reproduced otherwise."""
+    T = max(df["T"])
+    last = paired(df, a, b, T)
+    ratio = last["b"] / last["a"]
+    ours = f"{last['b']:.1f} vs {last['a']:.1f} at T = {T} (ratio {ratio:.2f}; paired diff {-last['diff']:+.1f})"
+    return ours, policy_verdict(0.5 <= ratio <= 2.0)
 
 
 LINESTYLES = ("-", "--", ":", "-.", (0, (5, 1, 1, 1)))

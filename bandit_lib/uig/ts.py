@@ -5,10 +5,11 @@ r"""Thompson sampling (Thompson 1933) with a Beta(1, 1) prior, optionally on a s
 :math:`\theta_j \sim \mathrm{Beta}(1 + S_j, 1 + F_j)` and plays :math:`\arg\max_j \theta_j`.
 A reward x outside {0, 1} is first binarised, :math:`b \sim \mathrm{Bernoulli}(\mathrm{clip}(x, 0, 1))`
 (Agrawal and Goyal 2012); this is exact for Bernoulli rewards and keeps the order of the arms
-for Gaussian ones, since :math:`E[\mathrm{clip}(X, 0, 1)]` increases with the mean (UIG decision
-§8.2; the paper does not say how it fed Gaussian rewards to a Beta-Bernoulli sampler).
+for Gaussian ones, since :math:`E[\mathrm{clip}(X, 0, 1)]` increases with the mean (the paper does
+not say how it fed Gaussian rewards to a Beta-Bernoulli sampler; the UIG chapter's reproduction
+notes, row N5).
 
-``model="gaussian"`` (ablation): :math:`\theta_j \sim N(s_j/(n_j+1), \sigma^2/(n_j+1))`, the
+``model="gaussian"`` (a sensitivity run): :math:`\theta_j \sim N(s_j/(n_j+1), \sigma^2/(n_j+1))`, the
 posterior under a N(0, σ²) prior.
 
 No forced initialisation. Random draws come from the policy's own numpy Generator; ties of

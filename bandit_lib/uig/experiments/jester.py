@@ -37,7 +37,7 @@ PROFILES = {
 
 
 JESTER_POLICIES = ("LSDT-PSI", "UCB1", "TS", "CKL-UCB", "UCB1 on B0")
-JESTER_SPLITS = {0.05: 0.2, 0.10: 0.1}  # training fraction -> alpha (UIG decision 8.9)
+JESTER_SPLITS = {0.05: 0.2, 0.10: 0.1}  # training fraction -> alpha (reproduction notes, row N11)
 
 
 def jester_ratings(data: str, n_users: int) -> np.ndarray:

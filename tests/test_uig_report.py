@@ -1,0 +1,65 @@
+"""The UIG chapter's report helpers: scorecard rows, verdict rules and the Jester calibration gate."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from bandit_lib.uig import report as rep
+
+
+def _long(curves: dict[str, list[float]], reps: int = 20, noise: float = 1.0, seed: int = 0) -> pd.DataFrame:
+    """Regret rows (rep, policy, T, regret): each policy's mean curve plus shared noise per repetition."""
+    rng = np.random.default_rng(seed)
+    rows = []
+    for r in range(reps):
+        shift = rng.normal(0, noise)
+        for policy, curve in curves.items():
+            rows += [{"rep": r, "policy": policy, "T": 10 * (k + 1), "regret": v + shift} for k, v in enumerate(curve)]
+    return pd.DataFrame(rows)
+
+
+def test_beats_verdict_reproduced_and_inconclusive_when_designed():
+    df = _long({"A": [1, 2, 3], "B": [2, 4, 6]})
+    ours, verdict = rep.beats_verdict(df, "A", "B")
+    assert verdict == rep.REPRODUCED and "lower at 3/3 horizons" in ours
+    assert rep.beats_verdict(df, "A", "B", designed=True)[1] == rep.INCONCLUSIVE
+    assert rep.beats_verdict(df, "B", "A")[1] == rep.NOT
+
+
+def test_comparable_verdict_uses_a_factor_two():
+    df = _long({"A": [1, 2, 10], "B": [1, 2, 19], "C": [1, 2, 21]}, noise=0.0)
+    assert rep.comparable_verdict(df, "A", "B")[1] == rep.REPRODUCED
+    ours, verdict = rep.comparable_verdict(df, "A", "C")
+    assert verdict == rep.NOT and "ratio 2.10" in ours
+
+
+def test_claim_moves_the_rule_and_carries_reading_and_role():
+    row = rep.claim(
+        "Fig. 6b",
+        "LSDT-CSI beats UCB1 on B*",
+        "ours",
+        rep.REPRODUCED,
+        paper="Sec. 6.2.1: quoted",
+        reading="UCB1 α = 2",
+        open_because="the paper is silent",
+    )
+    assert row.rule == rep.BEATS_RULE and row.reading == "UCB1 α = 2" and row.paper == "Sec. 6.2.1: quoted"
+    extra = rep.claim("Fig. 4a", "x (rule: y (z))", "ours", rep.PARTLY, role=rep.EXTRA)
+    assert extra.claim == "Fig. 4a: x" and extra.rule == "y (z)" and extra.role == rep.EXTRA
+    with pytest.raises(ValueError, match="open_because"):
+        rep.claim("Fig. 6b", "A beats B", "ours", rep.REPRODUCED, reading="r")
+
+
+def test_jester_gate_checks_the_papers_three_statistics():
+    inside = {"jokes": 100, "users": 24983, "lowest joke coverage": 0.64}
+    gate = rep.jester_gate(inside)
+    assert list(gate["statistic"]) == list(rep.JESTER_PAPER) and gate["inside"].all()
+    assert not rep.jester_gate({**inside, "users": 2000})["inside"].all()
+    assert not rep.jester_gate({**inside, "lowest joke coverage": 0.2})["inside"].all()
+    with pytest.raises(ValueError, match="jester_summary"):
+        rep.jester_gate({"jokes": 100})
+
+
+def test_every_quote_names_where_it_is_in_the_paper():
+    for key, text in rep.PAPER_SAYS.items():
+        assert text.startswith(("Fig.", "Sec.", "App.", "Theorem", "Remark", "Corollary")), key
