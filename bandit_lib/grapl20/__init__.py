@@ -1,5 +1,4 @@
-"""GRAPL20: thresholding graph bandits with GrAPL (LeJeune, Dasarathy & Baraniuk, AISTATS 2020;
-spec ``grapl.md``).
+"""GRAPL20: thresholding graph bandits with GrAPL (LeJeune, Dasarathy & Baraniuk, AISTATS 2020).
 
 * :mod:`~bandit_lib.grapl20.problem` — the thresholding problem: classes, errors, complexities;
 * :mod:`~bandit_lib.grapl20.estimator` — the Laplacian-regularised estimator and its solvers;

@@ -23,7 +23,7 @@ Two solvers compute :math:`s_t = \hat\mu_t - c\mathbf 1 = V_t^{-1} b_t`:
     :math:`k = \gamma + u_i`, a pull of arm i with reward x gives
     :math:`s_t = s_{t-1} + u\,(x - c - s_{t-1,i})/k` and :math:`P_t = P_{t-1} - u u^\top / k`
     (exact algebra; O(N²) per pull, independent of γ).
-``"cg"`` (the authors' solver, decision 4 of the specs)
+``"cg"`` (the authors' solver)
     Conjugate gradient on :math:`V_t s = b_t`, warm-started at :math:`s_{t-1}`, stopping when the
     residual norm falls below ``rtol`` times :math:`\|b_t\|` (scipy's rule; rtol = 1e-5 as in the
     authors' code). It is inexact by design: for tiny γ, :math:`\|b_t\| \propto 1/\gamma` makes the

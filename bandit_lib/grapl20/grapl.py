@@ -11,7 +11,7 @@ then the reward :math:`x_t` of arm :math:`\pi_t` updates the Laplacian-regularis
 (:mod:`bandit_lib.grapl20.estimator`). After T rounds the output is
 :math:`\hat S = \{i : \hat\mu_i \ge \tau\}`; being anytime, GrAPL has no stopping rule.
 
-Decisions (spec §2.3, §8):
+Choices where the paper is unclear (the chapter's reproduction notes):
 
 * the index is :math:`\hat\Delta_i\sqrt{n_i + \alpha}` as in the proofs (eqs. 41–47), the
   constant M and the authors' code; the printed :math:`\hat\Delta_i\sqrt{n_i} + \alpha` (Algorithm

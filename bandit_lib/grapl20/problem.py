@@ -2,7 +2,7 @@ r"""The thresholding bandit problem (GRAPL20 §2.1): classes, error metrics and 
 
 Arms have means :math:`\mu_i`; the goal is the superlevel set :math:`S_\tau = \{i : \mu_i \ge
 \tau\}`, estimated by :math:`\hat S = \{i : \hat\mu_i \ge \tau\}`. Arms within ε of τ are not
-judged. Two error metrics are in use (spec §1.7):
+judged. Two error metrics are in use:
 
 * **eq. 23 (the paper's definition)**: the fraction of misclassified arms among the judged ones,
   :math:`E = |(S_{\tau+\varepsilon} \cap \hat S^c) \cup (S^c_{\tau-\varepsilon} \cap \hat S)|

@@ -1,6 +1,6 @@
 r"""GRAPL20's theory in computable form: effective dimension, bounds, lemmas and γ*.
 
-Notation (spec §5): :math:`m = \|\mu - c\mathbf 1\|_{L_\lambda}` (c = τ with the τ-offset),
+Notation: :math:`m = \|\mu - c\mathbf 1\|_{L_\lambda}` (c = τ with the τ-offset),
 :math:`M = \max\{\sqrt{\alpha/(\gamma\lambda)}, \sqrt{1+\alpha}\}`, and :math:`d_T` the effective
 dimension (Def. 2.1): the largest d with :math:`(d-1)\gamma\lambda_d \le T/\log(1 + T/(\gamma\lambda))`,
 :math:`\lambda_1 \le \dots \le \lambda_N` the eigenvalues of :math:`L_\lambda`.

@@ -1,6 +1,6 @@
 """GRAPL20 chapter: thresholding graph bandits with GrAPL (LeJeune, Dasarathy & Baraniuk, AISTATS 2020).
 
-Three experiments (spec ``grapl.md`` §4–§5); each is a list of units whose order is chosen so
+Three experiments (the paper's §4 and the theory of its §3 and appendices); each is a list of units whose order is chosen so
 that two workers stay busy (longest first). Their computations live in this package's modules,
 one per experiment (:mod:`~.synthetic`, :mod:`~.polblogs` and :mod:`~.theory`, with shared
 settings in :mod:`~.common`), so that a change to one does not make the others' results stale:
