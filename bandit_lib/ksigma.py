@@ -96,3 +96,38 @@ def max_outlier_fraction(k: float) -> float:
     """Largest fraction of arms that can lie strictly above mean + k * std: 1 / (1 + k^2)."""
     k = check_nonnegative("k", k)
     return 1.0 / (1.0 + k * k)
+
+
+def degenerate_reason(means, k: float | None) -> str | None:
+    """Why no fixed-confidence detector can stop on arms with these true ``means``, or None.
+
+    With all means equal, or an arm exactly on the k-sigma threshold (``k`` None: only the
+    first test), the arm's side is never settled: a delta-correct detector runs to its pull cap
+    (10^9 pulls by default: minutes for a fast engine, hours for a reference one).
+    """
+    means = check_vector("means", means)
+    if (means == means[0]).all():
+        return f"all {len(means)} means are equal ({float(means[0])!r}), so every arm sits on the threshold"
+    if k is None:
+        return None
+    theta = ksigma_threshold(means, k)
+    on = np.flatnonzero(means == theta)
+    if on.size:
+        return (
+            f"arm {int(on[0])} sits exactly on the threshold (mean {float(means[on[0]])!r} = theta(mu) with k = {k!r})"
+        )
+    return None
+
+
+def cap_or_refuse(cap, means, k: float | None, *, default: int, who: str):
+    """``cap`` when the caller gave one; else ``default``, after refusing a degenerate instance
+    (:func:`degenerate_reason`) at once instead of running to the cap."""
+    if cap is not None:
+        return cap
+    reason = degenerate_reason(means, k)
+    if reason:
+        raise ValueError(
+            f"{who} refuses this instance: {reason}; no delta-correct detector can stop on it, and it would run "
+            f"to the cap of {default:,} pulls. Pass cap=<pulls> explicitly to run it anyway."
+        )
+    return default

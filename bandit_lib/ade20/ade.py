@@ -77,6 +77,7 @@ from bandit_lib.checks import (
     check_open_unit,
     check_real,
 )
+from bandit_lib.ksigma import cap_or_refuse
 from bandit_lib.runner import DEFAULT_CAP, Outcome
 from bandit_lib.seeding import from_description
 from bandit_lib.tapes import (
@@ -190,6 +191,7 @@ def _check(tape, k, delta, a, b, variance_log, cap, stream):
     n = check_tape(tape, min_arms=2, fresh=True, problem="the k-sigma problem").n_arms
     k = check_nonnegative("k", k)
     delta = check_open_unit("delta", delta)
+    cap = cap_or_refuse(cap, tape.means, k, default=DEFAULT_CAP, who="ADE")
     R, Cs = variance_constant(a, b)
     check_choice("variance_log", variance_log, VARIANCE_LOGS)
     if tape.kind == GAUSSIAN:
@@ -214,7 +216,7 @@ def ade_reference(
     *,
     k: float,
     delta: float,
-    cap: int = DEFAULT_CAP,
+    cap: int | None = None,
     a: float = 0.0,
     b: float = 1.0,
     variance_log: str = "1/delta",
@@ -668,7 +670,7 @@ def ade(
     *,
     k: float,
     delta: float,
-    cap: int = DEFAULT_CAP,
+    cap: int | None = None,
     a: float = 0.0,
     b: float = 1.0,
     variance_log: str = "1/delta",

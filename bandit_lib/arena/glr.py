@@ -63,7 +63,7 @@ from scipy import optimize, special
 
 from bandit_lib.arena.lower_bound import EPS, _arm_values, check_k_for, divergence_values, leave_one_out_thresholds
 from bandit_lib.checks import check_cap, check_open_unit, check_positive
-from bandit_lib.ksigma import ksigma_outliers
+from bandit_lib.ksigma import cap_or_refuse, ksigma_outliers
 from bandit_lib.runner import DEFAULT_CAP, Outcome
 from bandit_lib.tapes import BERNOULLI, GAUSSIAN, RewardTape, check_tape
 
@@ -180,7 +180,7 @@ def check_detector(tape, k, delta, cap, threshold, sub_gaussian=None):
     n = check_tape(tape, min_arms=2, fresh=True, problem="the k-sigma problem").n_arms
     k = check_k_for(k, n)
     delta = check_open_unit("delta", delta)
-    cap = check_cap(cap)
+    cap = check_cap(cap_or_refuse(cap, tape.means, k, default=DEFAULT_CAP, who="this detector"))
     if cap < n:
         raise ValueError(f"cap must allow one pull of every arm (n = {n}); got cap={cap}")
     divergence, sigma = tape_divergence(tape)
@@ -198,7 +198,7 @@ def rr_glr(
     *,
     k: float,
     delta: float,
-    cap: int = DEFAULT_CAP,
+    cap: int | None = None,
     threshold: Threshold | None = None,
     screen: bool = True,
     sub_gaussian: float | None = None,

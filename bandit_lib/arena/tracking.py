@@ -42,7 +42,7 @@ from bandit_lib.arena.glr import CLIP, Threshold, check_detector, should_stop
 from bandit_lib.arena.lower_bound import _arm_values, divergence_values, optimal_weights
 from bandit_lib.checks import check_choice, check_int, check_positive, check_real
 from bandit_lib.ksigma import ksigma_outliers, ksigma_threshold
-from bandit_lib.runner import DEFAULT_CAP, Outcome
+from bandit_lib.runner import Outcome
 from bandit_lib.tapes import RewardTape
 
 TRACKINGS = ("D", "C")
@@ -112,7 +112,7 @@ def track_and_stop(
     *,
     k: float,
     delta: float,
-    cap: int = DEFAULT_CAP,
+    cap: int | None = None,
     threshold: Threshold | None = None,
     tracking: str = "D",
     ratio: float = 2.0,

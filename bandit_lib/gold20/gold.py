@@ -82,6 +82,7 @@ from bandit_lib.gold20.problem import (
     stop_count,
     width_multiplier,
 )
+from bandit_lib.ksigma import cap_or_refuse
 from bandit_lib.runner import DEFAULT_CAP, Outcome
 from bandit_lib.tapes import BERNOULLI, REPLAY, RewardTape, check_tape
 
@@ -99,7 +100,7 @@ class _Params:
         self.K: Fraction = outlier_budget(n, rho)
         self.rho = rho
         self.delta = check_open_unit("delta", delta)
-        self.cap = check_cap(cap)
+        self.cap = check_cap(cap_or_refuse(cap, tape.means, None, default=DEFAULT_CAP, who="GOLD"))
         if self.cap < n:
             raise ValueError(f"cap must allow the n = {n} initial pulls; got cap={cap}")
         self.width = check_choice("width", width, WIDTHS)
@@ -335,7 +336,7 @@ def gold(
     eps: float,
     rho: float,
     delta: float,
-    cap: int = DEFAULT_CAP,
+    cap: int | None = None,
     width: str = "bernoulli",
     reading: str = "inclusive",
     R: float = 1.0,
@@ -353,7 +354,7 @@ def gold_reference(
     eps: float,
     rho: float,
     delta: float,
-    cap: int = DEFAULT_CAP,
+    cap: int | None = None,
     width: str = "bernoulli",
     reading: str = "inclusive",
     R: float = 1.0,

@@ -45,7 +45,8 @@ import numpy as np
 from numba import njit
 
 from bandit_lib.checks import check_cap, check_choice, check_engine, check_int, check_nonnegative, check_open_unit
-from bandit_lib.runner import Outcome
+from bandit_lib.ksigma import cap_or_refuse
+from bandit_lib.runner import DEFAULT_CAP, Outcome
 from bandit_lib.tapes import BERNOULLI, REPLAY, RewardTape, check_tape, philox_block, pull_sum, uniform_of
 from bandit_lib.zhuang17.intervals import (
     AGRESTI_COULL,
@@ -77,6 +78,7 @@ def check_common(tape, k, delta, cap, *, init_pulls: int = 1, batch: int = 1, en
     n = check_tape(tape, min_arms=2, fresh=True, problem="the k-sigma problem").n_arms
     k = check_nonnegative("k", k)
     delta = check_open_unit("delta", delta)
+    cap = cap_or_refuse(cap, tape.means, k, default=DEFAULT_CAP, who="this k-sigma policy")
     init_pulls = check_int("init_pulls", init_pulls, minimum=1)
     batch = check_int("batch", batch, minimum=1)
     check_engine(engine)

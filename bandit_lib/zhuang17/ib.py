@@ -51,6 +51,7 @@ import numpy as np
 from numba import njit
 
 from bandit_lib.checks import check_positive
+from bandit_lib.ksigma import cap_or_refuse
 from bandit_lib.runner import DEFAULT_CAP, Outcome
 from bandit_lib.tapes import BERNOULLI, RewardTape, philox_block, pull_sum, uniform_of
 from bandit_lib.zhuang17._engine import FN_MARGIN, U, check_common
@@ -103,8 +104,9 @@ def _clucb_top1_reference(S: list, tape: RewardTape, s, m, T: int, cap: int, del
             return S[int(np.argmax(s[idx] / m[idx]))], T
 
 
-def ib_reference(tape: RewardTape, *, k: float, delta: float, cap: int = DEFAULT_CAP, R_sg: float = 0.5) -> Outcome:
-    """IB pull by pull (arguments already checked by :func:`ib`)."""
+def ib_reference(tape: RewardTape, *, k: float, delta: float, cap: int | None = None, R_sg: float = 0.5) -> Outcome:
+    """IB pull by pull (other arguments already checked by :func:`ib`; without a ``cap``, a degenerate instance is refused)."""
+    cap = cap_or_refuse(cap, tape.means, k, default=DEFAULT_CAP, who="IB")
     n = tape.n_arms
     s = np.zeros(n)
     m = np.zeros(n, dtype=np.int64)
@@ -396,7 +398,7 @@ def ib_kernel(kind, keys, means, scale, values, offsets, k, delta, cap, R, s, m,
 
 
 def ib(
-    tape: RewardTape, *, k: float, delta: float, cap: int = DEFAULT_CAP, R_sg: float = 0.5, engine: str = "fast"
+    tape: RewardTape, *, k: float, delta: float, cap: int | None = None, R_sg: float = 0.5, engine: str = "fast"
 ) -> Outcome:
     """Iterative best-arm identification with CLUCB; see the module docstring."""
     n, k, delta, cap, _, _ = check_common(tape, k, delta, cap, engine=engine)

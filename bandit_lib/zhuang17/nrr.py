@@ -23,13 +23,15 @@ import math
 
 import numpy as np
 
+from bandit_lib.ksigma import cap_or_refuse
 from bandit_lib.runner import DEFAULT_CAP, Outcome
 from bandit_lib.tapes import RewardTape
 from bandit_lib.zhuang17._engine import KSigmaRun, check_common, run_nrr_fast
 
 
-def nrr_reference(tape: RewardTape, *, k: float, delta: float, cap: int = DEFAULT_CAP) -> Outcome:
-    """The pseudocode above, pull by pull (arguments already checked by :func:`nrr`)."""
+def nrr_reference(tape: RewardTape, *, k: float, delta: float, cap: int | None = None) -> Outcome:
+    """The pseudocode above, pull by pull (other arguments already checked by :func:`nrr`; without a ``cap``, a degenerate instance is refused)."""
+    cap = cap_or_refuse(cap, tape.means, k, default=DEFAULT_CAP, who="NRR")
     n = tape.n_arms
     run = KSigmaRun(tape, k, delta)
     for i in range(n):  # line 1
@@ -47,7 +49,7 @@ def nrr_reference(tape: RewardTape, *, k: float, delta: float, cap: int = DEFAUL
     return Outcome(np.flatnonzero(prev), run.T, streak < L, run.m.copy(), {"engine": "reference", "L": L})
 
 
-def nrr(tape: RewardTape, *, k: float, delta: float, cap: int = DEFAULT_CAP, engine: str = "fast") -> Outcome:
+def nrr(tape: RewardTape, *, k: float, delta: float, cap: int | None = None, engine: str = "fast") -> Outcome:
     """Naive Round-Robin; see the module docstring."""
     n, k, delta, cap, _, _ = check_common(tape, k, delta, cap, engine=engine)
     if engine == "reference":

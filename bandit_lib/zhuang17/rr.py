@@ -34,6 +34,7 @@ be fresh (``tape.rewind()``); afterwards its read positions are the arms' pull c
 
 from __future__ import annotations
 
+from bandit_lib.ksigma import cap_or_refuse
 from bandit_lib.runner import DEFAULT_CAP, Outcome
 from bandit_lib.tapes import RewardTape
 from bandit_lib.zhuang17._engine import KSigmaRun, check_ci_for_tape, check_common, check_count, run_wrr_fast
@@ -45,13 +46,14 @@ def rr_reference(
     *,
     k: float,
     delta: float,
-    cap: int = DEFAULT_CAP,
+    cap: int | None = None,
     ci,
     batch: int = 1,
     init_pulls: int = 1,
     t_unit: int = 1,
 ) -> Outcome:
-    """Algorithm 1, pull by pull (arguments already checked by :func:`rr`)."""
+    """Algorithm 1, pull by pull (other arguments already checked by :func:`rr`; without a ``cap``, a degenerate instance is refused)."""
+    cap = cap_or_refuse(cap, tape.means, k, default=DEFAULT_CAP, who="RR")
     n = tape.n_arms
     run = KSigmaRun(tape, k, delta, ci, t_unit)
     for i in range(n):  # line 1
@@ -70,7 +72,7 @@ def rr(
     *,
     k: float,
     delta: float,
-    cap: int = DEFAULT_CAP,
+    cap: int | None = None,
     ci,
     batch: int = 1,
     init_pulls: int = 1,

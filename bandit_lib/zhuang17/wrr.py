@@ -36,6 +36,7 @@ from __future__ import annotations
 import numpy as np
 
 from bandit_lib.checks import check_real
+from bandit_lib.ksigma import cap_or_refuse
 from bandit_lib.runner import DEFAULT_CAP, Outcome
 from bandit_lib.tapes import RewardTape
 from bandit_lib.zhuang17._engine import KSigmaRun, check_ci_for_tape, check_common, check_count, run_wrr_fast
@@ -47,14 +48,15 @@ def wrr_reference(
     *,
     k: float,
     delta: float,
-    cap: int = DEFAULT_CAP,
+    cap: int | None = None,
     ci,
     rho: float,
     batch: int = 1,
     init_pulls: int = 1,
     t_unit: int = 1,
 ) -> Outcome:
-    """Algorithm 2, pull by pull (arguments already checked by :func:`wrr`)."""
+    """Algorithm 2, pull by pull (other arguments already checked by :func:`wrr`; without a ``cap``, a degenerate instance is refused)."""
+    cap = cap_or_refuse(cap, tape.means, k, default=DEFAULT_CAP, who="WRR")
     n = tape.n_arms
     run = KSigmaRun(tape, k, delta, ci, t_unit)
     for i in range(n):  # line 1
@@ -78,7 +80,7 @@ def wrr(
     *,
     k: float,
     delta: float,
-    cap: int = DEFAULT_CAP,
+    cap: int | None = None,
     ci,
     rho: float | None = None,
     batch: int = 1,
