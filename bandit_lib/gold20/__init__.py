@@ -1,14 +1,14 @@
-"""GOLD20: generic outlier detection with GOLD (Ban & He, KDD 2020; spec ``gold.md``). The
+"""GOLD20: generic outlier detection with GOLD (Ban & He, KDD 2020). The
 baselines RR, WRR, NRR and IB come from :mod:`bandit_lib.zhuang17`.
 
-* :mod:`~bandit_lib.gold20.problem` — Definitions 3.1 and 3.2, LABEL, K, b(ε) and the
+* :mod:`~bandit_lib.gold20.problem` — Definitions 3.1 and 3.2, the ground-truth labels, K, b(ε) and the
   ranking-to-set conversion;
 * :mod:`~bandit_lib.gold20.gold` — GOLD (Algorithm 1): the all-edges per-pull reference and the
   public ``gold``; :mod:`~bandit_lib.gold20._engine` (private) its exact numba engine;
-* :mod:`~bandit_lib.gold20.instances` — the synthetic generator (§4.2);
+* :mod:`~bandit_lib.gold20.instances` — the synthetic generator (the paper's §6.1);
 * :mod:`~bandit_lib.gold20.twitter_like` and :mod:`~bandit_lib.gold20.yahoo_like` — the labelled
-  stand-ins of §4.3–4.4;
+  stand-ins of the paper's Twitter and Yahoo! data (§6.1);
 * :mod:`~bandit_lib.gold20.experiments` — Figs 2–6, theory checks and ablations;
 * :mod:`~bandit_lib.gold20.report` — the chapter's tables: the baselines' k rules, cost ratios split
-  by whether the baseline is correct, the stand-in's calibration check and the cost claims' rows.
+  by whether the baseline is correct, the stand-ins' calibration gates and the cost claims' rows.
 """

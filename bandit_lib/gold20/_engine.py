@@ -4,7 +4,7 @@ The reference (:func:`bandit_lib.gold20.gold.gold_reference`) and this engine co
 widths with the *same* compiled functions (:func:`width_scale_nb`, :func:`beta_nb`), so every
 neighbour test compares the same floats. The engine differs only in which tests it evaluates:
 
-1. **Only the edges of the arm just pulled are tested** (spec §2.4 fact 2). For a pair not
+1. **Only the edges of the arm just pulled are tested**. For a pair not
    containing the pulled arm, :math:`\hat y_j, \hat y_k, m_j, m_k` are unchanged and
    :math:`\delta'(T)` decreased, so both widths grew (Hoeffding: :math:`\ln 1/\delta'` grows;
    Bernoulli: :math:`Z` grows and :math:`\tilde p` moves toward 1/2) and the test still passes.
@@ -16,7 +16,7 @@ neighbour test compares the same floats. The engine differs only in which tests 
    β is a well-conditioned function of them) and the two float expressions can differ.
    Otherwise :math:`\beta_j(T)` is computed exactly and the reference's own float test decides.
 3. **Components change only when an edge is deleted**, and only by splitting the component of the
-   pulled arm (fact 3). For each deleted edge ``{i, j}`` still inside one component, a
+   pulled arm. For each deleted edge ``{i, j}`` still inside one component, a
    bidirectional breadth-first search from ``i`` and ``j`` (one node of each side in turn) stops
    at the first node reached from both (still connected; cheap in the dense normal cluster) or
    when one side runs out of nodes (that side is a whole new component, the smaller one up to a
@@ -171,7 +171,7 @@ def gold_kernel(
     edge_log,
     stats,
 ):
-    """GOLD on a tape (spec §2.2) with the shortcuts of the module docstring.
+    """GOLD on a tape (Algorithm 1, as in :mod:`bandit_lib.gold20.gold`) with the shortcuts of the module docstring.
 
     Fills s, m (sums and pulls per arm), S (terminal pull, inf if never), tsize (community size
     when terminal), comp (final community labels), edge_log[:stats[1]] (T, i, j, m_i, m_j of each

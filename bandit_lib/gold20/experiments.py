@@ -1,7 +1,7 @@
-r"""GOLD20 chapter: the experiments of Ban & He (KDD 2020), at paper scale (spec ``gold.md`` §4–§6).
+r"""GOLD20 chapter: the experiments of Ban & He (KDD 2020), at paper scale (the paper's §6).
 
 * ``SYNTHETIC`` (Figs 2–3): n in {20, 50, 100, 200, 400} x eps in {2.5, 5} x {upper, intermediate},
-  rho = 0.9, delta = 0.1, 10 runs per configuration, a fresh instance per run (spec §4.2); GOLD
+  rho = 0.9, delta = 0.1, 10 runs per configuration, a fresh instance per run (row N13 of the chapter's reproduction notes); GOLD
   (Bernoulli width, inclusive reading) and NRR, IB, RR, WRR with k in {2, 2.5, 3}. One unit per run.
 * ``TWITTER`` (Fig. 4): the Twitter-like stand-in (47 regions, 20 keywords, eps = 2.5), 10 runs;
   every baseline, IB included, with k in {2, 2.5, 3}. One unit per keyword.
@@ -13,7 +13,7 @@ r"""GOLD20 chapter: the experiments of Ban & He (KDD 2020), at paper scale (spec
   error rate against delta, pulls against Theorem 5.7's bound and against the fixed-point
   prediction from the smallest outlier–normal gap.
 * ``STRICT``: the literal strict reading (< K) against the inclusive one, with K and with K − 1
-  injected outliers (spec §2.5, AMBIG-2).
+  injected outliers (row N2 of the chapter's reproduction notes).
 * ``MARGIN``: the generator's unstated margin as an axis: the synthetic cells of n in {50, 200}
   again with margins 1 and 3 (the figures use the smallest admissible one, 0.25).
 
@@ -106,7 +106,7 @@ def synthetic_case(kind: str, eps: float, n: int, case: int, **params) -> GoldCa
     return gold_synthetic(n, eps, kind, case_seed(kind, eps, n, case), rho=RHO, **params)
 
 
-# ------------------------------------------------------------------------------ cost model (spec §5)
+# ------------------------------------------------------------------------------ cost model (the book's own)
 
 
 def closest_pair(y: np.ndarray, outliers) -> tuple[int, int, float]:
@@ -122,7 +122,7 @@ def closest_pair(y: np.ndarray, outliers) -> tuple[int, int, float]:
 def predicted_pulls(
     y, outliers, eps: float, delta: float = DELTA, width: str = "bernoulli", R: float = 1.0, iterations: int = 50
 ) -> float:
-    r"""The spec's fixed-point prediction of GOLD's pulls (§5, Theorem 5.7 check (b)).
+    r"""The book's fixed-point prediction of GOLD's pulls (sharper than Theorem 5.7; not in the paper).
 
     GOLD stops once the closest (outlier o, normal j) pair is cut, i.e. when
     :math:`b(\beta_o + \beta_j) \approx g = |y_o - y_j|` while all n arms are still pulled, so
@@ -152,7 +152,7 @@ def predicted_pulls(
 
 
 def theorem57_bound(y, eps: float, delta: float = DELTA, R: float = 1.0) -> float:
-    r"""Theorem 5.7 with ERRATUM-4 fixed (:math:`\hat\Delta^2`): with :math:`D_3 = 2(b+1)^2R^2/\hat\Delta^2`,
+    r"""Theorem 5.7 with the printed :math:`\hat\Delta` squared (row N22 of the chapter's reproduction notes): with :math:`D_3 = 2(b+1)^2R^2/\hat\Delta^2`,
     :math:`T < 4D_3 n(\ln(2D_3 n) + \ln\sqrt{\pi^2 n/(6\delta)}) + 2(n-1)`, :math:`\hat\Delta` = smallest gap
     between any two arms."""
     y = np.sort(np.asarray(y, dtype=np.float64))
@@ -166,7 +166,7 @@ def theorem57_bound(y, eps: float, delta: float = DELTA, R: float = 1.0) -> floa
 
 
 def gold_row(out, case: GoldCase, **tags) -> dict:
-    """Summary of one GOLD run: correctness of the ranking (§4.5) and top-``|O|`` P/R/F1."""
+    """Summary of one GOLD run: correctness of the ranking and top-``|O|`` P/R/F1 (reproduction note N14)."""
     truth = case.outliers
     groups = case.groups if case.labelling == "def3.2" else (tuple(truth),)
     ranking = np.asarray(out.output, dtype=np.int64)
@@ -356,7 +356,7 @@ SYNTHETIC = Experiment(
 # ------------------------------------------------------------------------------ Fig. 4
 
 
-# IB runs with every k on the stand-ins too, as the spec's best-of-k rule says. It reaches the cap
+# IB runs with every k on the stand-ins too, as the paper's best-of-k rule says. It reaches the cap
 # (10^7 pulls, about 1.3 s each) in almost every run, so it is most of these experiments' compute;
 # an earlier version ran it with k = 2.5 only to save time, which could understate its best-of-k
 # correctness.

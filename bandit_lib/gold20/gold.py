@@ -1,41 +1,41 @@
-r"""GOLD: Generic OutLier Detection (Ban & He, KDD 2020; spec ``gold.md`` §2).
+r"""GOLD: Generic OutLier Detection (Ban & He, KDD 2020; Algorithm 1 of the paper's §4.2).
 
-**Problem** (spec §1.5). Arms with unknown means :math:`y_i`; given :math:`\varepsilon`,
+**Problem** (the paper's §3). Arms with unknown means :math:`y_i`; given :math:`\varepsilon`,
 :math:`0.5<\rho<1` and :math:`\delta`, return a ranking :math:`\Omega` of all arms such that, with
 probability at least :math:`1-\delta`, every (ε,ρ)-outlier group (Def 3.2,
 :mod:`bandit_lib.gold20.problem`) occupies the top :math:`|G|` positions. High, low and
 intermediate outliers are all covered ("generic"), unlike the k-sigma rule.
 
-**Constants** (§2.1). :math:`\kappa=e^{1/16}`, :math:`b(\varepsilon)=(1+\kappa+\varepsilon)/(1-\kappa+\varepsilon)`
+**Constants** (the paper's §4.1). :math:`\kappa=e^{1/16}`, :math:`b(\varepsilon)=(1+\kappa+\varepsilon)/(1-\kappa+\varepsilon)`
 (needs :math:`\varepsilon>\kappa-1`), :math:`K=(1-\rho)n` (exact), and at total pull count :math:`T`
 the level :math:`\delta'(T)=6\delta/(\pi^2 n T^2)`. Widths, centred at :math:`\hat y_i=s_i/m_i`:
 
 * ``width="bernoulli"`` (experiments): :math:`Z=\mathrm{erf}^{-1}(1-\delta')` computed as
   ``erfcinv(δ')``, :math:`\tilde p_i=(s_i+Z^2/2)/(m_i+Z^2)`, :math:`\beta_i=Z\sqrt{\tilde p_i(1-\tilde p_i)/m_i}`;
-* ``width="hoeffding"`` (theory): :math:`\beta_i=R\sqrt{\ln(1/\delta')/(2m_i)}` (as printed, [ERRATUM-1]).
+* ``width="hoeffding"`` (theory): :math:`\beta_i=R\sqrt{\ln(1/\delta')/(2m_i)}` (as printed; reproduction note N6).
 
 Arms :math:`i,j` are **neighbours** at round T iff :math:`|\hat y_i-\hat y_j|\le b(\beta_i+\beta_j)`;
 the **communities** are the connected components of the neighbour graph (edges are only ever
 deleted); a community is **small** iff :math:`|C|\le K` (``reading="inclusive"``, default) or
-:math:`|C|<K` (``"strict"``, the literal text; [AMBIG-2]).
+:math:`|C|<K` (``"strict"``, the literal text; reproduction note N2).
 
-**Algorithm** (§2.2, our line numbers)::
+**Algorithm** (our line numbers; the notes name the rows of the GOLD20 chapter's reproduction notes)::
 
     GOLD(eps, rho, delta, width, reading, cap):
      1  n; K <- (1-rho) n (exact); b <- b(eps)
-     3  S[i] <- +inf for all i; T <- 0; Psi <- {}            # [AMBIG-4]: set once, never overwritten
+     3  S[i] <- +inf for all i; T <- 0; Psi <- {}            # N7: set once, never overwritten
      5  for i = 0..n-1: pull i; T += 1                       # n initial pulls, counted in T
      7  beta_i at T = n
-     8  E <- {{i,j}: |yhat_i - yhat_j| <= b (beta_i + beta_j)}   # complete in practice (§2.4)
+     8  E <- {{i,j}: |yhat_i - yhat_j| <= b (beta_i + beta_j)}   # complete in practice
      9  MARK_TERMINAL(T)
     10  while |Psi| < K and T < cap:                          # tested between sweeps only
-    11      A <- arms not in Psi, in index order               # frozen for the sweep [AMBIG-5]
+    11      A <- arms not in Psi, in index order               # frozen for the sweep (N8)
     12      for i in A:
     13          pull i; T += 1
     14          UPDATE_G(T): recompute every beta_j with delta'(T); delete every edge that fails
     15          MARK_TERMINAL(T): every small community's arms not yet in Psi get S = T, join Psi
     16          if T >= cap: stop
-    17  Omega <- arms by increasing (S, community size when terminal, index)   # [AMBIG-6]
+    17  Omega <- arms by increasing (S, community size when terminal, index)   # N8
 
 Terminal arms are never pulled again but stay in the graph. ``capped`` is True when the run
 ended at the cap before its own stop (the end of a sweep with :math:`|\hat\Psi|\ge K`); a capped
@@ -60,7 +60,7 @@ at the same pull and returns the same ranking and scores (tests/test_gold20_poli
 * with ``log_edges=True``: ``edge_log``, an int array of rows (T, i, j, m_i, m_j), one per deleted
   edge (i < j), in deletion order within each pull sorted by (T, i, j).
 
-**Turning Ω into a detected set** (§4.5): ``problem.detected_set(out.output, k)`` (the
+**Turning Ω into a detected set** (reproduction note N14): ``problem.detected_set(out.output, k)`` (the
 top-k prefix; k = ``|O|`` for correctness/F1), ``problem.ranking_correct(out.output,
 labels.groups)``; the terminal set Ψ̂ (``info["terminal"]``) is the secondary variant.
 """
@@ -142,7 +142,7 @@ class _Params:
 
 
 def _ranking(S: np.ndarray, tsize: np.ndarray) -> np.ndarray:
-    """Ω: increasing S, then community size when terminal, then index ([AMBIG-6])."""
+    """Ω: increasing S, then community size when terminal, then index (reproduction note N8)."""
     n = len(S)
     size_key = np.where(np.isfinite(S), tsize, n + 1)
     return np.lexsort((np.arange(n), size_key, S)).astype(np.int64)
@@ -183,7 +183,7 @@ def _reference(tape: RewardTape, p: _Params) -> Outcome:
     n, b = p.n, p.b
     s = np.zeros(n)
     m = np.zeros(n, dtype=np.int64)
-    S = np.full(n, np.inf)  # line 3 [AMBIG-4]
+    S = np.full(n, np.inf)  # line 3 (reproduction note N7)
     tsize = np.zeros(n, dtype=np.int64)
     beta = np.empty(n)
     I, J = np.triu_indices(n, 1)  # every pair {i, j}, i < j

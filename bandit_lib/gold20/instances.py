@@ -4,7 +4,8 @@ The paper (§6.1) draws ρ·n normal means "randomly from [0, 1]" and injects (1
 "until they satisfy the corresponding criterion of (ε, ρ)-outlier arm group", for two types:
 *upper-side* (all outliers above every normal arm) and *intermediate* (outliers between two
 normal groups). That recipe fixes neither where the outliers go, nor their spread, nor how the
-result becomes Bernoulli means. Spec ``gold.md`` §4.2 (AMBIG-12/13) makes it precise::
+result becomes Bernoulli means. This generator makes it precise (row N12 of the GOLD20 chapter's
+reproduction notes)::
 
     K = round((1 - rho) n);  m = n - K
     upper:        u ~ U(0,1)^m;  D = max_i nbd(i, u);  g = (1+eps) D (1+margin)
@@ -24,7 +25,7 @@ upper-side data at all. Both are *our* parameters, recorded with every instance.
 
 Every instance is checked against the labelling procedures of :mod:`bandit_lib.gold20.problem`:
 under the inclusive reading (``|G| <= K``) the injected block is the one and only valid group,
-and under the literal strict reading (``|G| < K``) there is none (spec §1.8, AMBIG-2). A draw that
+and under the literal strict reading (``|G| < K``) there is none (reproduction note N2). A draw that
 fails the check (it cannot with the default parameters, but could with ``margin <= 0``) is
 redrawn; the number of draws is recorded.
 
@@ -50,7 +51,7 @@ class GoldCase:
 
     ``outliers`` is the ground truth O (sorted arm indices); ``groups`` the valid (ε, ρ)-outlier
     groups found by the labelling procedure (a chain; the largest is O); ``labelling`` names the
-    procedure (``"def3.2"`` = LABEL, ``"def3.1"`` = LABEL_ARMS per arm); ``params`` the
+    procedure (``"def3.2"`` = :func:`~bandit_lib.gold20.problem.label_groups`, ``"def3.1"`` = :func:`~bandit_lib.gold20.problem.label_arms` per arm); ``params`` the
     generator's parameters (recorded with every result).
     """
 

@@ -1,9 +1,9 @@
-r"""GOLD20's generic outliers: Definitions 3.1 and 3.2, ground-truth labels, constants (spec ``gold.md`` §1).
+r"""GOLD20's generic outliers: Definitions 3.1 and 3.2, ground-truth labels, constants (the paper's §3).
 
 Notation. ``y`` are the true arm means (``n`` arms), :math:`K = (1-\rho)n` the outlier budget,
 :math:`\varepsilon > 0` the distance-ratio parameter, :math:`0.5 < \rho < 1`.
 
-**One-sided nearest-neighbour distances** (§1.2). For a set :math:`N` and :math:`i \in N`,
+**One-sided nearest-neighbour distances**. For a set :math:`N` and :math:`i \in N`,
 :math:`\Delta_u(i,N)` is the distance to the nearest member of :math:`N` strictly above
 :math:`y_i` (0 if none), :math:`\Delta_l(i,N)` the same below, and the *neighbourhood distance*
 :math:`\lozenge(i,N) = \max\{\Delta_u(i,N), \Delta_l(i,N)\}`. Every gap between consecutive
@@ -12,7 +12,7 @@ distinct values of :math:`N` is adjacent to a member, so
 .. math:: D(N) := \max_{i\in N} \lozenge(i, N) = \text{largest gap between consecutive distinct values of } N
 
 (0 when :math:`N` has fewer than two distinct values). :math:`\Delta_{\min}(j,N) = \min_{i\in N}|y_j-y_i|`,
-and :math:`\Delta_{\min}(j,\emptyset) = +\infty` ([AMBIG-1]).
+and :math:`\Delta_{\min}(j,\emptyset) = +\infty` (row N1 of the GOLD20 chapter's reproduction notes).
 
 **Definition 3.1** (arm :math:`j` is an (ε,ρ)-outlier): there are :math:`N_u \subseteq \{i: y_i > y_j\}`,
 :math:`N_l \subseteq \{i: y_i < y_j\}` with, for :math:`D = \max(D(N_u), D(N_l))`,
@@ -26,25 +26,25 @@ and :math:`\Delta_{\min}(j,\emptyset) = +\infty` ([AMBIG-1]).
 (so :math:`G` is a contiguous block of the arms sorted by mean, ties included),
 ``gap_up = min(N_u) - max(G)`` and ``gap_low = min(G) - max(N_l)`` (:math:`+\infty` for an empty side)
 exceed :math:`(1+\varepsilon)D`, and the sizes of 3.1 hold; the first size condition reads
-:math:`|G| < K` (strict, the paper's text) or :math:`|G| \le K` (inclusive, our default, [AMBIG-2]).
+:math:`|G| < K` (strict, the paper's text) or :math:`|G| \le K` (inclusive, our default; reproduction note N2).
 
-**Readings** (§1.8): ``reading="inclusive"`` (default) or ``"strict"``; they differ only when
+**Readings**: ``reading="inclusive"`` (default) or ``"strict"``; they differ only when
 :math:`K` is an integer. :math:`K` is an exact :class:`fractions.Fraction` computed from the decimal
-text of ρ ([AMBIG-9]: ``20*(1-0.9)`` is ``1.9999999999999996`` in floats), and every size test
+text of ρ (reproduction note N3: ``20*(1-0.9)`` is ``1.9999999999999996`` in floats), and every size test
 compares integers with it exactly.
 
-**Labels.** :func:`label_groups` is LABEL of §1.6 (all valid 3.2-groups; they must be nested, and
-the largest is the ground truth); :func:`label_arms` is LABEL_ARMS of §1.7 (per-arm Def 3.1, for
-data with outliers on both sides). Ties among means are allowed (the paper assumes distinct means;
+**Labels.** :func:`label_groups` finds all valid 3.2-groups (they must be nested, and the largest
+is the ground truth); :func:`label_arms` applies Def 3.1 per arm, for data with outliers on both
+sides (reproduction note N4). Ties among means are allowed (the paper assumes distinct means;
 the stand-ins may clip): the definitions are applied literally, with "above"/"below" strict.
 
-**Constants of GOLD** (§2.1): :math:`\kappa = e^{1/16}`, width multiplier
+**Constants of GOLD** (the paper's §4.1): :math:`\kappa = e^{1/16}`, width multiplier
 :math:`b(\varepsilon) = (1+\kappa+\varepsilon)/(1-\kappa+\varepsilon)`, defined for
 :math:`\varepsilon > \kappa - 1 \approx 0.0645` (:data:`EPS_MIN`).
 
-**Reading a set off GOLD's ranking** (§4.5, [AMBIG-14]): GOLD returns a ranking Ω (best first).
+**Reading a set off GOLD's ranking** (reproduction note N14): GOLD returns a ranking Ω (best first).
 :func:`detected_set` takes its top-``k`` prefix (``k = |O|`` for the metrics, so P = R = F1);
-:func:`ranking_correct` is the correctness of §4.5 (every valid group is a prefix of Ω).
+:func:`ranking_correct` is the correctness of the problem definition (every valid group is a prefix of Ω).
 """
 
 from __future__ import annotations
@@ -151,7 +151,7 @@ def max_neighbourhood_distance(values) -> float:
 
 
 def delta_min(y_j: float, values) -> float:
-    """Δ_min(j, N) = min_i ``|y_j - y_i|``; +inf for an empty N ([AMBIG-1])."""
+    """Δ_min(j, N) = min_i ``|y_j - y_i|``; +inf for an empty N (reproduction note N1)."""
     v = _values("values", values)
     return float(np.abs(v - float(y_j)).min()) if v.size else math.inf
 
@@ -220,7 +220,7 @@ def is_outlier_group(y, group, eps, rho, reading: str = "inclusive") -> bool:
 @dataclass(frozen=True)
 class Labels:
     """Ground truth: ``groups`` (valid 3.2-groups, sorted arm-index arrays, smallest first) and
-    ``outliers`` (sorted arm indices: the largest group for LABEL, the Def-3.1 arms for LABEL_ARMS);
+    ``outliers`` (sorted arm indices: the largest group for :func:`label_groups`, the Def-3.1 arms for :func:`label_arms`);
     ``method`` is ``"def3.2"`` or ``"def3.1"``; ``K`` the exact budget; ``reading`` the size reading."""
 
     groups: tuple[np.ndarray, ...]
@@ -238,12 +238,12 @@ def _distinct(y: np.ndarray):
 
 
 def label_groups(y, eps, rho, reading: str = "inclusive") -> Labels:
-    """LABEL (§1.6): every (ε,ρ)-outlier group of Def 3.2, by brute force over contiguous blocks.
+    """Every (ε,ρ)-outlier group of Def 3.2, by brute force over contiguous blocks.
 
     A block is a run ``u[a..c]`` of the distinct sorted means (all arms with those means). With
     prefix/suffix maxima of the consecutive gaps this is O(d²) for d distinct values. The valid
-    groups must be nested (a chain); a non-nested pair raises RuntimeError (never seen; the spec
-    expects it cannot happen for ε > 0). ``outliers`` is the largest group (the union), or empty.
+    groups must be nested (a chain); a non-nested pair raises RuntimeError (never seen; we expect
+    it cannot happen for ε > 0, though the paper does not prove it). ``outliers`` is the largest group (the union), or empty.
     """
     y = check_vector("y", y)
     n = len(y)
@@ -286,7 +286,7 @@ def label_groups(y, eps, rho, reading: str = "inclusive") -> Labels:
 
 
 def label_arms(y, eps, rho, reading: str = "inclusive") -> Labels:
-    r"""LABEL_ARMS (§1.7): the arms that are (ε,ρ)-outliers by Definition 3.1.
+    r"""The arms that are (ε,ρ)-outliers by Definition 3.1.
 
     W.l.o.g. each of :math:`N_l, N_u` is empty or a run of consecutive distinct values (all arms
     of each value) below / above :math:`y_j`. For a choice of the inner ends (the run's value
@@ -357,14 +357,14 @@ def _ranking(ranking) -> np.ndarray:
 
 
 def detected_set(ranking, k: int) -> np.ndarray:
-    """The top-``k`` prefix of a ranking Ω, as a sorted set (§4.5: k = ``|O|`` for the metrics)."""
+    """The top-``k`` prefix of a ranking Ω, as a sorted set (k = ``|O|`` for the metrics)."""
     r = _ranking(ranking)
     k = check_int("k", k, minimum=0, maximum=len(r))
     return np.sort(r[:k])
 
 
 def ranking_correct(ranking, groups) -> bool:
-    """§4.5: Ω is correct iff every valid group G is exactly its top-``|G|`` prefix (True if no group).
+    """Ω is correct iff every valid group G is exactly its top-``|G|`` prefix (True if no group).
 
     ``groups`` is a sequence of arm-index collections (e.g. ``Labels.groups``) or a single set of
     outliers given as ``[O]`` (per-arm labels).

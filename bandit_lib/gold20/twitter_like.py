@@ -1,4 +1,4 @@
-r"""GOLD20's Twitter-like stand-in: 47 regions × 20 keywords with (2.5, 0.9)-outliers (spec ``gold.md`` §4.3).
+r"""GOLD20's Twitter-like stand-in: 47 regions × 20 keywords with (2.5, 0.9)-outliers (reproduction note N23).
 
 GOLD's Twitter experiment reuses the data set of Zhuang et al. (1.5 M geotagged New York tweets;
 the 47 regions with more than 5,000 tweets are the arms; a keyword is a test case; a pull
@@ -7,21 +7,21 @@ the generic definition at ε = 2.5, ρ = 0.9. The data were never released. This
 stand-in keeps the structure and is labelled as such wherever it is drawn ("Twitter-like
 (synthetic stand-in)"). The ZHUANG17 stand-in (:mod:`bandit_lib.zhuang17.twitter_like`) is built
 around the k-sigma rule and its hotspots are not (ε, ρ)-outliers in general, so GOLD20 draws its own
-keywords, per the spec's recipe::
+keywords, with this recipe::
 
     r_w ~ LogUniform(0.005, 0.05)                      # keyword base rate
     normal rates q_i = clip(r_w * exp(sigma * N(0,1)), 0.0005, 0.5)    sigma = 1.0, 47 - k_w arms
     k_w ~ UniformInt{1, ..., 4}                        # high outliers ("all outliers are high")
     D = max neighbourhood distance of the normal rates;  g = (1 + eps) D (1 + margin)
     outliers = max(q) + g + spread * D * U(0,1)^k_w
-    shuffle; keep the draw if LABEL (Def 3.2) and LABEL_ARMS (Def 3.1) both return exactly the
+    shuffle; keep the draw if the labels of Def 3.2 and of Def 3.1 both return exactly the
     injected arms (else redraw; the number of draws is recorded)
 
 with eps = 2.5, rho = 0.9, margin = 0.25, spread = 0.5. K = 4.7 is not an integer, so the strict
 and inclusive readings coincide: groups have at most 4 arms while GOLD stops at 5 terminal arms,
 so on every keyword GOLD must also isolate at least one normal arm (the paper's real data had
-the same property). The spec proposes a log-normal spread sigma = 0.5 and says to increase it if
-GOLD's typical pull counts reach the cap: with 0.5 GOLD reached the 10^7 cap in every run of the
+the same property). The log-normal spread was first sigma = 0.5, to be increased if GOLD's
+typical pull counts reached the cap: with 0.5 GOLD reached the 10^7 cap in every run of the
 first keywords we tried (isolating a fifth arm means cutting gaps between close normal rates);
 with sigma = 1.0 (the default here) most keywords stop below the cap (2 of the first 8 did not). Keyword ``w`` has its own seed stream, so it is the same however many keywords
 are drawn (:func:`gold_twitter`, one :class:`~bandit_lib.gold20.instances.GoldCase` per keyword); the

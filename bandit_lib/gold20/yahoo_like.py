@@ -1,4 +1,4 @@
-r"""Yahoo!-like stand-in: click-through rates of news articles on five days (spec ``gold.md`` §4.4).
+r"""Yahoo!-like stand-in: click-through rates of news articles on five days (reproduction note N24).
 
 GOLD's Figure 5 uses the Yahoo! Front Page Today Module click log (Webscope R6A, 1–10 May 2009,
 45,811,883 visits; events on the featured position; an arm is an article, a pull shows it, the
@@ -11,15 +11,16 @@ module draws a *synthetic* stand-in, labelled as such wherever it is drawn::
     D = max neighbourhood distance of the normal CTRs;  g = (1 + eps) D (1 + margin)
     high outliers: max(normal) + g + spread * D * U(0,1)             (3 on 05/02, 05/05, 05/10; 2 on 05/03, 05/07)
     low outlier:   min(normal) - g - spread * D * U(0,1)             (1 on 05/03 and 05/07; redraw unless >= 0.001)
-    shuffle; keep the draw if LABEL_ARMS (Def 3.1 per arm) returns exactly the injected arms
+    shuffle; keep the draw if the per-arm labels (Def 3.1) return exactly the injected arms
 
 with eps = 2.5, rho = 0.9, margin = 0.25, spread = 0.5. Because the low and the high outliers sit
 on opposite sides, the two-sided days have no valid Def-3.2 *group* (each outlier inflates the
-other's normal set), so the ground truth is per arm (Def 3.1, [AMBIG-17]); both labellings are
+other's normal set), so the ground truth is per arm (Def 3.1, reproduction note N4); both labellings are
 recorded.
 
-Two variants ([AMBIG-2]): ``"main"`` has n_d = 30 articles, so K = 3 equals the number of outliers
-and GOLD can stop right after isolating them; ``"realistic"`` draws n_d uniformly in 33..45 (K not an
+Two variants (reproduction note N2): ``"main"`` has n_d = 30 articles, so K = 3 equals the number
+of outliers and GOLD can stop right after isolating them (set so that GOLD can stop, which makes the
+cost claims judged on it inconclusive); ``"realistic"`` draws n_d uniformly in 33..45 (K not an
 integer), so GOLD must also isolate normal articles, whose CTRs are close together.
 
 :func:`yahoo_like` gives one :class:`~bandit_lib.gold20.instances.GoldCase` per day, in
