@@ -3,7 +3,8 @@ r"""The arena's instance suite and its detectors: one delta, one k per family, t
 **Instances** (Bernoulli rewards throughout; every draw is named by its family, n and case under
 ``INSTANCES``, so a case is the same whatever else runs):
 
-* ``planted``: ZHUANG17's planted generator (:func:`bandit_lib.zhuang17.instances.planted_outliers`:
+* ``planted``: the ZHUANG17 chapter's planted generator, the book's design, since ZHUANG17 does not say
+  how its synthetic means were drawn (:func:`bandit_lib.zhuang17.instances.planted_outliers`:
   normal means U[0, 0.5], 1 to 5 % outliers U[0.6, 1]) at k = 2.5, n in {20, 50, 100, 200, 1000};
   case c is the c-th draw whose Delta_min is at least ``PLANTED_MIN_GAP``;
 * ``window``: ADE20's setting, i.i.d. U[0, 1] means whose smallest gap lies in [0.1, 0.2]
@@ -18,7 +19,9 @@ RR-GLR and Track-and-Stop. The GLR pair treats the rewards as 1/2-sub-Gaussian (
 and threshold, ``sub_gaussian=0.5``: the Bernoulli kl statistic costs about 40 s per run at n = 5),
 and Track-and-Stop checks its stop once per n pulls, as RR-GLR does. ``delta_correct`` says whether
 the guarantee holds by construction: not for NRR, and not for Agresti-Coull intervals, which are
-asymptotic (the GOLD20 chapter measured Agresti-Coull WRR wrong in 17 of 20 synthetic cells). The GLR pair is pure Python (a Z statistic after every round or pull),
+asymptotic. IB's flag says True, but its stop is heuristic (:mod:`bandit_lib.zhuang17.ib`: "IB has no
+overall guarantee"); the arena chapter overrides the flag, which stays here so that the cached results
+keep their fingerprint. The GLR pair is pure Python (a Z statistic after every round or pull),
 so it runs only where ``max_n`` allows; the others run everywhere unless their pulls would exceed
 the budget measured in the chapter.
 
