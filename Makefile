@@ -51,7 +51,13 @@ $(STAMP): requirements.txt pyproject.toml
 BOOK_INPUTS = { find data/results bandit_lib notebooks -type f \( -name '*.json' -o -name '*.py' -o -name '*.md' \) -print0; \
 	printf '%s\0' Makefile book/_config.yml requirements.txt; } | sort -z | xargs -0 sha256sum | sha256sum | cut -c1-16
 
+# The book never starts a long computation unannounced: with results missing or stale it stops
+# before running any notebook and says what to run, unless BOOK_COMPUTE=1 (then `make reproduce`
+# computes them first, with progress).
+BOOK_COMPUTE ?=
 book: $(STAMP)
+	@if ! BANDIT_PROFILE=full $(PY) -m bandit_lib.reproduce --pending; then \
+		if [ -n "$(BOOK_COMPUTE)" ]; then $(MAKE) --no-print-directory reproduce BANDIT_PROFILE=full; else exit 3; fi; fi
 	@mkdir -p book/_build
 	@inputs=$$($(BOOK_INPUTS)); if [ "$$(cat book/_build/.inputs 2>/dev/null)" != "$$inputs" ]; then \
 		echo "results, library or build environment changed: rebuilding the book from scratch"; \
@@ -100,7 +106,7 @@ chapter: $(STAMP)
 	BANDIT_PROFILE=$(PROFILE) $(VENV)/bin/jupytext --to ipynb --execute notebooks/$(CHAPTER).md -o .cache/chapters/$(CHAPTER).ipynb
 
 reproduce: $(STAMP)
-	BANDIT_PROFILE=full $(PY) -m bandit_lib.reproduce --paper $(PAPER) --jobs $(JOBS) \
+	BANDIT_PROFILE=$(or $(BANDIT_PROFILE),full) $(PY) -m bandit_lib.reproduce --paper $(PAPER) --jobs $(JOBS) \
 		$(if $(EXPERIMENT),--experiment $(EXPERIMENT)) $(if $(SCHEDULER),--scheduler $(SCHEDULER))
 
 bench: $(STAMP)

@@ -350,6 +350,7 @@ def test_a_stopped_run_shuts_its_workers_down_says_how_to_resume_and_resumes(lib
     else:
         assert proc.returncode == 130, err
         assert "Run the same command again to resume" in err and "Traceback" not in err
+        assert "interrupted ()" not in err
     deadline = time.monotonic() + 30
     while _processes_in_group(proc.pid) and time.monotonic() < deadline:
         time.sleep(0.1)
@@ -452,3 +453,67 @@ def test_records_say_where_they_were_made_and_check_summarises_it(results_dir, c
     out = capsys.readouterr().out
     assert "2 made in this one" in out and "1 made elsewhere: scipy 0.0.1" in out
     assert out.strip().splitlines()[-1].startswith("total: 3 units in 1 experiments: fresh 3") and "all fresh" in out
+
+
+# --- the smaller holes of issue 21 (point 6) --------------------------------------------------------
+
+
+def test_an_unwritable_experiment_folder_fails_before_its_units_are_computed(results_dir):
+    exp = toy()
+    folder = results_dir / "quick" / "testpaper"
+    folder.mkdir(parents=True)
+    (folder / "toy").write_text("a file where the experiment's folder should be")
+    toy_compute.CALLS.clear()
+    from bandit_lib.infra.store import StoreNotWritable
+
+    with pytest.raises(StoreNotWritable, match="cannot write results to .*testpaper/toy"):
+        exp.run("quick")
+    assert toy_compute.CALLS == []
+
+
+def test_stray_temporaries_are_reported_by_check_and_removed_by_a_run_with_no_work(results_dir, capsys):
+    exp = toy()
+    exp.run("quick")
+    folder = _record_path(results_dir).parent
+    strays = [folder / ".mean=0.7.json.abc123.tmp", results_dir / "quick" / ".write-probe.xyz.tmp"]
+    for stray in strays:
+        stray.write_text("{")
+        os.utime(stray, (time.time() - 3600, time.time() - 3600))
+    from bandit_lib.infra.reproduce import _check
+
+    assert _check([exp], "quick") == 0
+    out = capsys.readouterr().out
+    assert all(str(s) in out for s in strays) and "2 stray temporary files" in out
+    exp.run("quick")  # nothing to compute: the experiment's strays go all the same
+    assert not strays[0].exists()
+    exp.store("quick").check_writable()  # the root's old probe goes with the next probe
+    assert not strays[1].exists()
+
+
+KILLED_EARLY = """
+import subprocess
+from bandit_lib.infra.parallel import run_many
+run_many(subprocess.call, [{"args": ["sleep", "31.25"]} for _ in range(4)], jobs=2, progress=False)
+"""
+
+
+def test_workers_of_a_parent_killed_before_any_task_reached_them_exit_within_seconds():
+    parent = subprocess.Popen([sys.executable, "-c", KILLED_EARLY], cwd=REPO)
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:  # kill as soon as the workers exist, before tasks arrive
+            children = subprocess.run(["pgrep", "-P", str(parent.pid)], capture_output=True, text=True).stdout.split()
+            if len(children) >= 2:
+                break
+            time.sleep(0.05)
+        assert children, "no worker started"
+        parent.kill()
+        parent.wait()
+        alive = children
+        deadline = time.monotonic() + 10
+        while alive and time.monotonic() < deadline:
+            time.sleep(0.25)
+            alive = [c for c in alive if subprocess.run(["kill", "-0", c], capture_output=True).returncode == 0]
+        assert not alive, f"worker processes {alive} outlived their killed parent by 10 s"
+    finally:
+        subprocess.run(["pkill", "-f", "sleep 31.25"], capture_output=True)

@@ -156,6 +156,17 @@ def ade_radii(
     if not (isinstance(U_prev, (int, float)) and U_prev > 0):
         raise ValueError(f"U_prev must be a number > 0 (inf before the first UPDATE); got U_prev={U_prev!r}")
     R, Cs = variance_constant(a, b)
+    products = (a * a, a * b, b * b)
+    for name, value, low, high in (
+        ("S1", S1, m_th * a, m_th * b),
+        ("S2", S2, m_th * a, m_th * b),
+        ("S12", S12, m_th * min(products), m_th * max(products)),
+    ):
+        if not low <= value <= high:
+            raise ValueError(
+                f"{name} must be a sum of m_th = {m_th} rewards (products, for S12) in [a, b] = [{a!r}, {b!r}], "
+                f"so within [{low!r}, {high!r}]; got {name}={value!r}"
+            )
     check_choice("variance_log", variance_log, VARIANCE_LOGS)
     out = _ade_update(n, t, m_th, m_a, S1, S2, S12, float(U_prev), k, delta, R, Cs, variance_log == "6/delta")
     names = ("theta_hat", "sigma_hat", "eps", "U", "r_th", "r_a")

@@ -62,7 +62,7 @@ import numpy as np
 from scipy import optimize, special
 
 from bandit_lib.arena.lower_bound import EPS, _arm_values, check_k_for, divergence_values, leave_one_out_thresholds
-from bandit_lib.checks import check_cap, check_open_unit, check_positive
+from bandit_lib.checks import check_cap, check_choice, check_int, check_open_unit, check_positive, check_vector
 from bandit_lib.ksigma import cap_or_refuse, ksigma_outliers
 from bandit_lib.runner import DEFAULT_CAP, Outcome
 from bandit_lib.tapes import BERNOULLI, GAUSSIAN, RewardTape, check_tape
@@ -108,13 +108,22 @@ def t_expfam(x: float) -> float:
     return 2.0 * _h_tilde((_h_inv(1.0 + x) + math.log(2 * special.zeta(2.0))) / 2.0)
 
 
+def _check_threshold_args(t, n, delta) -> tuple[int, int, float]:
+    n = check_int("n", n, minimum=1)
+    return check_int("t", t, minimum=n), n, check_open_unit("delta", delta)
+
+
 def kk21_gaussian_threshold(t: int, n: int, delta: float) -> float:
-    """n * 2 ln(4 + ln(t / n)) + n C^G(ln(1/delta) / n): Gaussian arms, any allocation with N_i >= 1."""
+    """n * 2 ln(4 + ln(t / n)) + n C^G(ln(1/delta) / n): Gaussian arms, any allocation with N_i >= 1
+    (so t >= n pulls)."""
+    t, n, delta = _check_threshold_args(t, n, delta)
     return n * 2.0 * math.log(4.0 + math.log(max(t / n, 1.0))) + n * c_gauss(math.log(1.0 / delta) / n)
 
 
 def kk21_threshold(t: int, n: int, delta: float) -> float:
-    """n * 3 ln(1 + ln(t / n)) + n T(ln(1/delta) / n): one-parameter exponential families (Bernoulli)."""
+    """n * 3 ln(1 + ln(t / n)) + n T(ln(1/delta) / n): one-parameter exponential families (Bernoulli),
+    any allocation with N_i >= 1 (so t >= n pulls)."""
+    t, n, delta = _check_threshold_args(t, n, delta)
     return n * 3.0 * math.log(1.0 + math.log(max(t / n, 1.0))) + n * t_expfam(math.log(1.0 / delta) / n)
 
 
@@ -149,7 +158,14 @@ def glr_upper_bound(mu_hat: np.ndarray, counts: np.ndarray, k: float, divergence
 
 def glr_statistic(mu_hat: np.ndarray, counts: np.ndarray, k: float, divergence: str, sigma: float) -> float:
     """Z = inf over Alt(mu_hat) of sum_i N_i d(mu_hat_i, lam_i); 0 if an arm sits on the threshold
-    or (Bernoulli) clipping changes the outlier set."""
+    or (Bernoulli) clipping changes the outlier set. Every arm needs a pull (``counts >= 1``)."""
+    mu_hat = check_vector("mu_hat", mu_hat)
+    counts = np.asarray(counts)
+    if counts.shape != mu_hat.shape or not (counts >= 1).all():
+        raise ValueError(
+            f"counts must hold one pull count >= 1 per arm ({len(mu_hat)} arms); got counts={counts.tolist()!r}"
+        )
+    check_choice("divergence", divergence, ("gaussian", "bernoulli"))
     m = _div_means(mu_hat, divergence)
     if not np.array_equal(ksigma_outliers(m, k), ksigma_outliers(mu_hat, k)):
         return 0.0

@@ -102,9 +102,17 @@ EPS = 1e-9
 
 
 def kl_bernoulli(x, y):
-    """Binary relative entropy kl(x, y) = x ln(x/y) + (1-x) ln((1-x)/(1-y)) (elementwise, 0 ln 0 = 0)."""
+    """Binary relative entropy kl(x, y) = x ln(x/y) + (1-x) ln((1-x)/(1-y)) (elementwise, 0 ln 0 = 0;
+    ``y`` is kept in [EPS, 1 - EPS]). Both must be means of Bernoulli arms: in [0, 1]."""
     x = np.asarray(x, dtype=np.float64)
-    y = np.clip(np.asarray(y, dtype=np.float64), EPS, 1.0 - EPS)
+    y = np.asarray(y, dtype=np.float64)
+    for name, v in (("x", x), ("y", y)):
+        bad = ~((v >= 0.0) & (v <= 1.0))  # NaN fails both comparisons
+        if bad.any():
+            raise ValueError(
+                f"kl_bernoulli needs {name} in [0, 1] (Bernoulli means); got {name}={float(v[bad].flat[0])!r}"
+            )
+    y = np.clip(y, EPS, 1.0 - EPS)
     with np.errstate(divide="ignore", invalid="ignore"):
         a = np.where(x > 0, x * np.log(np.where(x > 0, x, 1.0) / y), 0.0)
         b = np.where(x < 1, (1 - x) * np.log(np.where(x < 1, 1 - x, 1.0) / (1 - y)), 0.0)
@@ -118,10 +126,12 @@ def kl_delta(delta: float) -> float:
 
 
 def divergence_values(mu, lam, divergence: str = "gaussian", sigma: float = 1.0) -> np.ndarray:
-    """d(mu_i, lam_i) for each arm."""
+    """d(mu_i, lam_i) for each arm: ``"gaussian"`` (with ``sigma``) or ``"bernoulli"`` (kl)."""
+    check_choice("divergence", divergence, DIVERGENCES)
     mu = np.asarray(mu, dtype=np.float64)
     lam = np.asarray(lam, dtype=np.float64)
     if divergence == "gaussian":
+        sigma = check_positive("sigma", sigma)
         return (mu - lam) ** 2 / (2.0 * sigma * sigma)
     return kl_bernoulli(mu, lam)
 

@@ -20,7 +20,7 @@ from numba import njit
 
 from bandit_lib.checks import check_choice, check_int, check_nonnegative, check_positive, check_real
 from bandit_lib.grapl20.estimator import SOLVERS, GraphSystem, conjugate_gradient, sherman_morrison_lower
-from bandit_lib.grapl20.problem import ThresholdRun, classes_paper, classes_ref
+from bandit_lib.grapl20.problem import ThresholdRun, check_horizon, classes_paper, classes_ref
 from bandit_lib.tapes import RewardTape, check_tape, tape_reward
 
 INDEX_FORMS = ("sqrt_n_plus_alpha", "printed")
@@ -151,7 +151,7 @@ def check_common(tape, system, horizon, tau, eps, gamma, offset, solver, rtol, m
         raise TypeError(f"system must be a GraphSystem (see estimator.graph_system); got {type(system).__name__}")
     if tape.n_arms != system.n_arms:
         raise ValueError(f"the tape has {tape.n_arms} arms but the graph has {system.n_arms} nodes")
-    horizon = check_int("horizon", horizon, minimum=1)
+    horizon = check_horizon(horizon, arrays=3)
     tau, eps = check_real("tau", tau), check_nonnegative("eps", eps)
     gamma = check_positive("gamma", gamma)
     check_choice("solver", solver, SOLVERS)

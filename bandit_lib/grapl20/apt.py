@@ -17,14 +17,21 @@ import numpy as np
 from numba import njit
 
 from bandit_lib.checks import check_engine, check_int, check_nonnegative, check_real
-from bandit_lib.grapl20.problem import ThresholdRun, classes_paper, classes_ref, n_judged_paper, wrong_counts
+from bandit_lib.grapl20.problem import (
+    ThresholdRun,
+    check_horizon,
+    classes_paper,
+    classes_ref,
+    n_judged_paper,
+    wrong_counts,
+)
 from bandit_lib.tapes import RewardTape, check_tape, tape_reward
 
 
 def _check(tape, horizon, tau, eps, warmup):
     check_tape(tape)
     return (
-        check_int("horizon", horizon, minimum=1),
+        check_horizon(horizon, arrays=3),
         check_real("tau", tau),
         check_nonnegative("eps", eps),
         check_int("warmup", warmup, minimum=1),

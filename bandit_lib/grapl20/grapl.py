@@ -31,7 +31,7 @@ from __future__ import annotations
 import networkx as nx
 import numpy as np
 
-from bandit_lib.checks import check_choice, check_engine, check_nonnegative, check_real
+from bandit_lib.checks import check_choice, check_engine, check_nonnegative, check_real, check_same_length, check_vector
 from bandit_lib.grapl20._engine import INDEX_FORMS, check_common, run_fast
 from bandit_lib.grapl20.estimator import GraphEstimator, GraphSystem, graph_system
 from bandit_lib.grapl20.problem import ThresholdRun, n_judged_paper, wrong_counts
@@ -52,9 +52,13 @@ def as_system(graph, lam: float | None) -> GraphSystem:
 def grapl_index(mu_hat, counts, tau: float, eps: float, alpha: float, index: str = "sqrt_n_plus_alpha") -> np.ndarray:
     r"""The confidence proxies z_i of every arm (eq. 11, in the form chosen by ``index``)."""
     check_choice("index", index, INDEX_FORMS)
-    delta = np.abs(np.asarray(mu_hat) - tau) + eps
+    mu_hat = check_vector("mu_hat", mu_hat)
+    counts = check_vector("counts", counts, low=0.0)
+    check_same_length(("mu_hat", "counts"), mu_hat, counts)
+    tau, eps, alpha = check_real("tau", tau), check_nonnegative("eps", eps), check_nonnegative("alpha", alpha)
+    delta = np.abs(mu_hat - tau) + eps
     if index == "printed":
-        return delta * np.sqrt(np.asarray(counts, dtype=np.float64)) + alpha
+        return delta * np.sqrt(counts) + alpha
     return delta * np.sqrt(counts + alpha)
 
 

@@ -206,12 +206,16 @@ class Experiment:
                 if record is not None and not recompute:
                     log.warning("%s/%s: refusing the stale result and recomputing it (%s)", self.id, unit.key, reason)
                 todo.append(unit)
+        # leftovers of writes killed between writing and renaming, whether or not there is work; a
+        # minute's grace for another process that is writing right now
+        if (store.root / self.paper / self.name).is_dir():
+            try:
+                store.remove_stray_temporaries(self.paper, self.name, before=started - 60)
+            except OSError:
+                pass  # a read-only store: nothing to tidy, and nothing to compute may follow
         if todo:
             self.check_code()
-            store.check_writable()
-            # leftovers of writes killed between writing and renaming; a minute's grace for
-            # another process that is writing right now
-            store.remove_stray_temporaries(self.paper, self.name, before=started - 60)
+            store.check_writable(self.paper, self.name)
             commit = git_commit()
             if commit is None or commit.endswith("+dirty"):
                 log.warning(

@@ -7,8 +7,8 @@ interrupted run loses nothing that finished).
 
 Stopping: an interrupt (Ctrl-C, or SIGTERM turned into one by :func:`interrupt_on_sigterm`) stops
 the run at once and shuts the local worker processes down, so that no worker outlives the run. A
-parent that dies without a chance to clean up (SIGKILL) is noticed by its local workers within a
-second, and they exit too.
+parent that dies without a chance to clean up (SIGKILL), even before any task has reached them, is
+noticed by its local workers within a second, and they exit too.
 """
 
 from __future__ import annotations
@@ -34,13 +34,14 @@ def _call(fn: Callable[..., Any], index: int, task: Mapping[str, Any]) -> tuple[
 _WATCHED = {"pid": None}
 
 
-def _exit_with_parent() -> None:
-    """In a local worker: exit as soon as the process that started the run is gone (a killed parent
-    leaves joblib's workers waiting minutes for work that never comes)."""
+def _exit_with_parent(parent: int | None = None) -> None:
+    """In a local worker: exit as soon as the process that started the run (``parent``, by default
+    this worker's parent now) is gone (a killed parent leaves joblib's workers waiting minutes for
+    work that never comes)."""
     if _WATCHED["pid"] == os.getpid():
         return
     _WATCHED["pid"] = os.getpid()
-    parent = os.getppid()
+    parent = os.getppid() if parent is None else parent
 
     def watch() -> None:
         while os.getppid() == parent:
@@ -71,7 +72,12 @@ def _local(fn, tasks, jobs) -> Iterator[tuple[int, Any]]:
         return
     from joblib import Parallel, delayed
 
-    parallel = Parallel(n_jobs=jobs, return_as="generator_unordered")
+    # Each worker watches its parent from the moment it starts (initializer), not from its first task:
+    # a parent killed while the workers are still starting would otherwise leave them waiting for
+    # loky's idle timeout (minutes).
+    parallel = Parallel(
+        n_jobs=jobs, return_as="generator_unordered", initializer=_exit_with_parent, initargs=(os.getpid(),)
+    )
     results = parallel(delayed(_call_local)(fn, i, task) for i, task in enumerate(tasks))
     try:
         yield from results

@@ -4,7 +4,9 @@
 Only missing, stale or corrupt records are computed (``--recompute`` forces all); a corrupt record
 is moved to the store's ``.quarantine`` folder first. Stop it at any time (Ctrl-C or SIGTERM: the
 workers are shut down and every finished unit is kept) and run it again to resume. ``--check``
-only reports the state of the store, every experiment, corrupt files with their reasons.
+only reports the state of the store, every experiment, corrupt files with their reasons, the
+environments the records were made in, and a total. ``--pending`` (``make book`` runs it first)
+says in one message what would be computed, and how long the records predict it takes.
 
 The profile is ``--profile`` if given, else ``BANDIT_PROFILE``, else ``full``.
 """
@@ -75,6 +77,48 @@ def _check(experiments, profile: str) -> int:
     return 1 if bad else 0
 
 
+def _pending(experiments, profile: str) -> int:
+    """Before a book build: if any unit is missing, stale or corrupt, print one message (how many,
+    the compute time their records predict, the command to run) and return 3; else 0."""
+    import json
+
+    units, seconds, unknown = 0, 0.0, 0
+    for exp in experiments:
+        status = exp.status(profile)
+        todo = status["stale"] + status["missing"] + status["corrupt"]
+        if not todo:
+            continue
+        units += len(todo)
+        store = exp.store(profile)
+        known = {}
+        for key in exp.units(profile):
+            path = store.path(exp.paper, exp.name, key.key)
+            try:
+                known[key.key] = float(json.loads(path.read_text())["elapsed_seconds"])
+            except (OSError, ValueError, KeyError, TypeError):
+                pass
+        typical = sum(known.values()) / len(known) if known else None
+        for key in todo:
+            if key in known:
+                seconds += known[key]
+            elif typical is not None:
+                seconds += typical
+            else:
+                unknown += 1
+    if not units:
+        return 0
+    guess = f"about {seconds / 60:.0f} core-minutes by the records" + (
+        f" (and {unknown} units with no record to go by)" if unknown else ""
+    )
+    print(
+        f"make book stopped before running any notebook: {units} result units are missing or stale, {guess}. "
+        "The notebooks would compute them without showing progress. Run `make reproduce` first (it shows "
+        "progress and can be interrupted and resumed), or `make book BOOK_COMPUTE=1` to run it and then the book.",
+        file=sys.stderr,
+    )
+    return 3
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m bandit_lib.reproduce", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -86,6 +130,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--scheduler", default=None, help="address of a Dask scheduler (overrides --jobs)")
     parser.add_argument("--recompute", action="store_true", help="recompute fresh records too")
     parser.add_argument("--check", action="store_true", help="report fresh/stale/missing/corrupt units and exit")
+    parser.add_argument(
+        "--pending", action="store_true", help="exit 3 with one message if any unit would be computed (make book)"
+    )
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(message)s")
     try:
@@ -95,6 +142,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(str(exc))
     if args.check:
         return _check(experiments, profile)
+    if args.pending:
+        return _pending(experiments, profile)
 
     total = time.perf_counter()
     done = 0

@@ -228,7 +228,7 @@ class ResultStore:
         writing and renaming) last modified before the time ``before`` (seconds since the epoch)."""
         folder = self.root / check_key("paper", paper) / check_key("experiment", experiment)
         removed = []
-        for tmp in folder.glob(".*.json.*.tmp") if folder.is_dir() else ():
+        for tmp in folder.glob(".*.tmp") if folder.is_dir() else ():
             try:
                 if tmp.stat().st_mtime < before:
                     tmp.unlink()
@@ -241,21 +241,33 @@ class ResultStore:
         """Temporary files anywhere in the store that an unfinished write or writability probe left."""
         if not self.root.is_dir():
             return []
-        found = list(self.root.glob(".write-probe.*.tmp")) + list(self.root.glob("*/*/.*.json.*.tmp"))
+        found = list(self.root.glob(".write-probe.*.tmp")) + list(self.root.glob("*/*/.*.tmp"))
         return sorted(p for p in found if QUARANTINE not in p.parts)
 
-    def check_writable(self) -> None:
-        """Raise :class:`StoreNotWritable` (naming the folder) unless records can be written here."""
+    def check_writable(self, paper: str | None = None, experiment: str | None = None) -> None:
+        """Raise :class:`StoreNotWritable` (naming the folder) unless records can be written here:
+        in the store's root, or in one experiment's folder when ``paper`` and ``experiment`` are
+        given (a root can be writable and one of its folders not). Probes left by a killed process
+        more than a minute ago are removed."""
+        folder = (
+            self.root if paper is None else self.root / check_key("paper", paper) / check_key("experiment", experiment)
+        )
         try:
-            self.root.mkdir(parents=True, exist_ok=True)
-            fd, probe = tempfile.mkstemp(dir=self.root, prefix=".write-probe.", suffix=".tmp")
+            folder.mkdir(parents=True, exist_ok=True)
+            fd, probe = tempfile.mkstemp(dir=folder, prefix=".write-probe.", suffix=".tmp")
             os.close(fd)
             os.unlink(probe)
         except OSError as exc:
             raise StoreNotWritable(
-                f"cannot write results to {self.root} ({exc.strerror or exc}); set BANDIT_RESULTS to a "
+                f"cannot write results to {folder} ({exc.strerror or exc}); set BANDIT_RESULTS to a "
                 "writable folder or fix the permissions"
             ) from exc
+        for old in folder.glob(".write-probe.*.tmp"):
+            try:
+                if old.stat().st_mtime < _dt.datetime.now().timestamp() - 60:
+                    old.unlink()
+            except OSError:
+                pass  # another process's probe, or already gone
 
     def write(
         self,
