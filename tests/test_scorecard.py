@@ -106,7 +106,7 @@ def test_sensitivity_and_extra_rows_are_shown_but_not_counted():
     assert list(card.columns) == ["claim", "paper", "ours", "verdict", "rule", "role"]
     assert counts(card) == {"reproduced": 1}
     assert summary(card)["claim"].tolist() == ["WRR beats RR"]
-    assert summary(card, everything=True)["role"].tolist() == ["claim", "extra"]
+    assert summary(card, everything=True)["role"].tolist() == ["claim", "sensitivity", "extra"]
     assert card.attrs["headlines"] == ["WRR beats RR"]
     with pytest.raises(ValueError, match="role='ablation'"):
         Claim("c", "p", "o", "partly", "r", role="ablation")
@@ -137,3 +137,22 @@ def test_publish_writes_only_in_the_full_profile_with_a_folder(tmp_path, monkeyp
         load_published("gold20")
     with pytest.raises(ValueError, match="chapter"):
         publish(card, "../x")
+
+
+def test_a_card_of_extra_rows_only_counts_nothing_and_rows_with_one_text_stay_apart():
+    card = scorecard(
+        [
+            Claim("WRR beats RR", "yes", "0.8", "reproduced", "r"),
+            Claim("WRR beats RR", "yes", "1.3", "not reproduced", "r", role="sensitivity"),
+        ]
+    )
+    assert summary(card, everything=True)["verdict"].tolist() == ["reproduced", "not reproduced"]
+    only_extra = scorecard([Claim("ours", "—", "1", "reproduced", "r", role="extra")])
+    assert counts(only_extra) == {} and summary(only_extra).empty
+
+
+def test_show_escapes_html():
+    from bandit_lib.infra.scorecard import show
+
+    html = show(scorecard([Claim("a <b and c", "p & q", "o", "partly", "r")])).to_html()
+    assert "a &lt;b and c" in html and "p &amp; q" in html

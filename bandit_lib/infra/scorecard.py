@@ -217,14 +217,14 @@ def summary(card: pd.DataFrame, *, everything: bool = False) -> pd.DataFrame:
     readings = card["reading"] if "reading" in card else pd.Series([""] * len(card), index=card.index)
     roles = card["role"] if "role" in card else pd.Series([CLAIM] * len(card), index=card.index)
     rows = []
-    for claim in dict.fromkeys(card["claim"]):
-        mask = card["claim"] == claim
+    for claim, role in dict.fromkeys(zip(card["claim"], roles)):
+        mask = (card["claim"] == claim) & (roles == role)
         verdicts, rs = list(card.loc[mask, "verdict"]), list(readings[mask])
         row = {"claim": claim, "verdict": overall(verdicts, rs), "conditional": len(set(verdicts)) > 1}
         if everything:
-            row["role"] = roles[mask].iloc[0]
+            row["role"] = role
         rows.append(row)
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows, columns=["claim", "verdict", "conditional", *(["role"] if everything else [])])
 
 
 def counts(card: pd.DataFrame) -> dict[str, int]:
@@ -237,8 +237,9 @@ def counts(card: pd.DataFrame) -> dict[str, int]:
 
 
 def show(card: pd.DataFrame):
-    """The table styled for the book (left-aligned text, no index)."""
-    return card.style.hide(axis="index").set_properties(**{"text-align": "left"})
+    """The table styled for the book (left-aligned text, no index, cells HTML-escaped so that a
+    quoted "<" or "&" prints as written)."""
+    return card.style.hide(axis="index").format(escape="html").set_properties(**{"text-align": "left"})
 
 
 # --- the verdicts page ---------------------------------------------------------------------------
