@@ -171,7 +171,7 @@ def test_gap_lemma_holds_at_the_last_trigger():
 
 @pytest.mark.parametrize("engine", [ade, ade_reference])
 def test_bad_input_names_the_value(engine):
-    tape = bernoulli_tape([0.1, 0.9], 1)
+    tape = bernoulli_tape([0.1, 0.2, 0.9], 1)  # two arms with k = 1 put one on the threshold
     with pytest.raises(ValueError, match="delta=1.5"):
         engine(tape.rewind(), k=1.0, delta=1.5)
     with pytest.raises(ValueError, match="k=-1"):

@@ -202,7 +202,6 @@ def _check(tape, k, delta, a, b, variance_log, cap, stream):
     n = check_tape(tape, min_arms=2, fresh=True, problem="the k-sigma problem").n_arms
     k = check_nonnegative("k", k)
     delta = check_open_unit("delta", delta)
-    cap = cap_or_refuse(cap, tape.means, k, default=DEFAULT_CAP, who="ADE")
     R, Cs = variance_constant(a, b)
     check_choice("variance_log", variance_log, VARIANCE_LOGS)
     if tape.kind == GAUSSIAN:
@@ -214,7 +213,9 @@ def _check(tape, k, delta, a, b, variance_log, cap, stream):
         lo, hi = float(tape.values.min()), float(tape.values.max())
         if lo < a or hi > b:
             raise ValueError(f"replayed rewards must lie in [a, b] = [{a}, {b}]; got values in [{lo}, {hi}]")
-    cap = check_cap(cap, minimum=n + 2)  # the initialisation alone costs n + 2 pulls
+    cap = check_cap(
+        cap_or_refuse(cap, tape.means, k, default=DEFAULT_CAP, who="ADE"), minimum=n + 2
+    )  # init: n + 2 pulls
     if stream is None:
         stream = default_stream(tape)
     elif not isinstance(stream, DecisionStream):

@@ -196,10 +196,10 @@ def check_detector(tape, k, delta, cap, threshold, sub_gaussian=None):
     n = check_tape(tape, min_arms=2, fresh=True, problem="the k-sigma problem").n_arms
     k = check_k_for(k, n)
     delta = check_open_unit("delta", delta)
+    divergence, sigma = tape_divergence(tape)
     cap = check_cap(cap_or_refuse(cap, tape.means, k, default=DEFAULT_CAP, who="this detector"))
     if cap < n:
         raise ValueError(f"cap must allow one pull of every arm (n = {n}); got cap={cap}")
-    divergence, sigma = tape_divergence(tape)
     if sub_gaussian is not None:
         divergence, sigma = "gaussian", check_positive("sub_gaussian", sub_gaussian)
     if threshold is None:

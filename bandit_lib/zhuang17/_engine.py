@@ -78,11 +78,10 @@ def check_common(tape, k, delta, cap, *, init_pulls: int = 1, batch: int = 1, en
     n = check_tape(tape, min_arms=2, fresh=True, problem="the k-sigma problem").n_arms
     k = check_nonnegative("k", k)
     delta = check_open_unit("delta", delta)
-    cap = cap_or_refuse(cap, tape.means, k, default=DEFAULT_CAP, who="this k-sigma policy")
     init_pulls = check_int("init_pulls", init_pulls, minimum=1)
     batch = check_int("batch", batch, minimum=1)
     check_engine(engine)
-    cap = check_cap(cap)
+    cap = check_cap(cap_or_refuse(cap, tape.means, k, default=DEFAULT_CAP, who="this k-sigma policy"))
     if cap < n * init_pulls:
         raise ValueError(f"cap must allow the initial pulls (n * init_pulls = {n * init_pulls}); got cap={cap}")
     return n, k, delta, cap, init_pulls, batch
