@@ -4,7 +4,8 @@
 Only missing, stale or corrupt records are computed (``--recompute`` forces all); a corrupt record
 is moved to the store's ``.quarantine`` folder first. Stop it at any time (Ctrl-C or SIGTERM: the
 workers are shut down and every finished unit is kept) and run it again to resume. ``--check``
-only reports the state of the store, every experiment, corrupt files with their reasons.
+(``make check``) only reports the state of the store: every experiment, corrupt files with their
+reasons, then the total and one overall verdict (exit status 1 unless every unit is fresh).
 
 The profile is ``--profile`` if given, else ``BANDIT_PROFILE``, else ``full``.
 """
@@ -24,23 +25,51 @@ from bandit_lib.infra.store import ResultError, StoreNotWritable
 
 
 def _check(experiments, profile: str) -> int:
-    bad = 0
+    """One line per experiment, then the total over all of them and one overall verdict; 1 if any
+    unit is not fresh (or an experiment cannot be checked), else 0."""
+    total = {k: 0 for k in ("fresh", "stale", "missing", "corrupt")}
+    unchecked, to_rerun = [], []
     for exp in experiments:
         try:
             status = exp.status(profile)
         except Exception as exc:  # a broken plan must not hide the other experiments' state
             print(f"{exp.id:40s} cannot be checked: {exc}")
-            bad += 1
+            unchecked.append(exp.id)
             continue
-        counts = {k: len(status[k]) for k in ("fresh", "stale", "missing", "corrupt")}
-        bad += counts["stale"] + counts["missing"] + counts["corrupt"]
+        counts = {k: len(status[k]) for k in total}
+        for k, v in counts.items():
+            total[k] += v
+        if counts["stale"] + counts["missing"] + counts["corrupt"]:
+            to_rerun.append(exp)
         print(
             f"{exp.id:40s} fresh {counts['fresh']:4d}  stale {counts['stale']:4d}  "
             f"missing {counts['missing']:4d}  corrupt {counts['corrupt']:4d}"
         )
         for key in status["corrupt"]:
             print(f"    corrupt: {status['why'][key]}")
-    return 1 if bad else 0
+    units = sum(total.values())
+    print(
+        f"{'total: ' + str(len(experiments)) + ' experiments':40s} fresh {total['fresh']:4d}  stale {total['stale']:4d}  "
+        f"missing {total['missing']:4d}  corrupt {total['corrupt']:4d}  ({units} units, profile {profile})"
+    )
+    if not to_rerun and not unchecked:
+        book = ", and `make book` computes nothing" if profile == "full" else ""
+        print(f"verdict: OK, all {units} units are fresh: the results match the code{book}")
+        return 0
+    papers = sorted({exp.paper for exp in to_rerun})
+    bad = units - total["fresh"]
+    verdict = f"verdict: NOT OK, {bad} of {units} units are stale, missing or corrupt"
+    if unchecked:
+        verdict += f" and {len(unchecked)} experiment(s) cannot be checked ({', '.join(unchecked)})"
+    if papers:
+        command = (
+            "make reproduce PAPER={}"
+            if profile == "full"
+            else f"python -m bandit_lib.reproduce --profile {profile} --paper {{}}"
+        )
+        verdict += "; recompute them with " + " and ".join(f"`{command.format(p)}`" for p in papers)
+    print(verdict)
+    return 1
 
 
 def main(argv: list[str] | None = None) -> int:
