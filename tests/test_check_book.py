@@ -26,8 +26,8 @@ finally:
 # --- judged in Python ------------------------------------------------------------------------------
 
 
-def _item(kind, right, box=None, left=300.0):
-    return {"kind": kind, "text": f"a {kind}", "top": 1000, "left": left, "right": right, "box": box}
+def _item(kind, right, box=None):
+    return {"kind": kind, "text": f"a {kind}", "top": 1000, "right": right, "box": box}
 
 
 def _box(overflow="auto", right=900.0, height=200.0, scroll_width=900.0, left=300.0):
@@ -35,7 +35,7 @@ def _box(overflow="auto", right=900.0, height=200.0, scroll_width=900.0, left=30
 
 
 def _problems(*items):
-    return cb.overflow_problems("page", {"column_left": 300.0, "column_right": 900.0, "items": list(items)}, 900)
+    return cb.overflow_problems("page", {"column_right": 900.0, "items": list(items)}, 900)
 
 
 def test_what_fits_its_column_passes():

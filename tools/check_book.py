@@ -73,7 +73,7 @@ class _Refs(HTMLParser):
             self.math += 1
 
 
-class _Tables(HTMLParser):
+class _TablesAndLinks(HTMLParser):
     """The text of every cell of every table of a page (as (table number, text)), and the target
     of every link in the page's article (not in its navigation)."""
 
@@ -113,7 +113,7 @@ NAN = re.compile(r"(?<![\w-])nan(?![\w-])", re.IGNORECASE)
 def nan_tables(text: str) -> dict[int, list[str]]:
     """The tables of a page (numbered from 1 in page order) with cells that show NaN or nan, and
     those cells' texts (a missing value must print as "—")."""
-    parser = _Tables()
+    parser = _TablesAndLinks()
     parser.feed(text)
     found: dict[int, list[str]] = {}
     for table, cell in parser.cells:
@@ -125,7 +125,7 @@ def nan_tables(text: str) -> dict[int, list[str]]:
 def missing_chapters(intro: str, chapters: list[str]) -> list[str]:
     """The chapters (toc paths, e.g. ``notebooks/arena``) the introduction's text does not link to
     (the navigation bar, which lists them all, does not count)."""
-    parser = _Tables()
+    parser = _TablesAndLinks()
     parser.feed(intro)
     targets = {urlparse(href).path.removesuffix(".html") for href in parser.links}
     return [c for c in chapters if c not in targets]
@@ -163,16 +163,15 @@ MEASURE = r"""() => {
         const overflow = getComputedStyle(a).overflowX;
         if (overflow !== 'visible') {
           const ar = a.getBoundingClientRect();
-          box = {overflow, left: ar.left, right: ar.right, height: ar.height, scroll_width: a.scrollWidth,
-                 client_width: a.clientWidth, is_element: a === el};
+          box = {overflow, left: ar.left, right: ar.right, height: ar.height, scroll_width: a.scrollWidth};
           break;
         }
       }
       items.push({kind, text: el.textContent.replace(/\s+/g, ' ').trim().slice(0, 60),
-                  top: Math.round(r.top + window.scrollY), left: r.left, right, box});
+                  top: Math.round(r.top + window.scrollY), right, box});
     }
   }
-  return {column_left: col.left, column_right: col.right, items};
+  return {column_right: col.right, items};
 }"""
 
 
