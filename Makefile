@@ -18,26 +18,31 @@ BOOK_ENV   := BANDIT_PROFILE=full BANDIT_PROGRESS=0 BANDIT_SCORECARDS=$(CURDIR)/
 # Tests run every notebook in the quick profile against a throw-away result store.
 TEST_ENV   := BANDIT_PROFILE=quick BANDIT_PROGRESS=0
 
-.PHONY: all book test test-lib test-notebooks fuzz lab chapter data reproduce bench check-book sync lock env clean distclean help
+.PHONY: all book test test-lib test-notebooks fuzz lab chapter data reproduce check bench check-book sync lock env clean distclean help
 
 help:
 	@echo "make book        build the book into book/_build/html (notebooks run from cached results)"
 	@echo "make test        unit, property and statistical tests, then nbval on every notebook (quick profile)"
 	@echo "make reproduce   recompute cached results at paper scale [PAPER=<key>|all] [EXPERIMENT=<name>] [JOBS=n] [SCHEDULER=tcp://host:port]"
+	@echo "make check       is every cached result present and fresh? one line per experiment, a total and a verdict [PAPER=<key>]"
 	@echo "make fuzz        property tests with random examples, ROUNDS times (failures saved to tests/hypothesis-examples)"
 	@echo "make data        fetch and check polblogs into data/raw (or POLBLOGS=<local .gml or .zip>)"
 	@echo "make lab         JupyterLab on 127.0.0.1, in notebooks/: each chapter's .md opens as a notebook"
 	@echo "make chapter     run one chapter: CHAPTER=<key> [PROFILE=quick|full], into .cache/chapters/<key>.ipynb"
 	@echo "make bench       performance benchmarks (reference vs fast engines)"
-	@echo "make check-book  check the built book in headless Chromium (needs Debian's chromium)"
+	@echo "make check-book  check the built book in headless Chromium (needs Debian's chromium: apt-get install chromium)"
 	@echo "make sync        regenerate notebooks/*.ipynb from their MyST sources"
 	@echo "make lock        pin requirements.in into requirements.txt and environment.yml, keeping current pins [UPGRADE=1]"
 	@echo "make clean       remove build outputs and caches (keeps .venv and data/results)"
 
 env: $(STAMP)
 
-# Idempotent bootstrap, redone whenever the pins or the package metadata change.
+# Idempotent bootstrap, redone whenever the pins or the package metadata change. The cached results
+# are fingerprinted from Python 3.11's syntax trees (bandit_lib/infra/fingerprint.py): under another
+# Python every result would read as stale, so another version is refused (make PYTHON=python3.11 ...).
 $(STAMP): requirements.txt pyproject.toml
+	@test -x $(PY) || $(PYTHON) -c 'import sys; v = sys.version_info; sys.exit(0 if v[:2] == (3, 11) and v >= (3, 11, 5) else \
+		"$(PYTHON) is Python %d.%d.%d; this project needs Python 3.11 (3.11.5 or later): run make PYTHON=python3.11 ..." % v[:3])'
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.txt
 	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps -e .
@@ -108,6 +113,9 @@ chapter: $(STAMP)
 reproduce: $(STAMP)
 	BANDIT_PROFILE=$(or $(BANDIT_PROFILE),full) $(PY) -m bandit_lib.reproduce --paper $(PAPER) --jobs $(JOBS) \
 		$(if $(EXPERIMENT),--experiment $(EXPERIMENT)) $(if $(SCHEDULER),--scheduler $(SCHEDULER))
+
+check: $(STAMP)
+	$(PY) -m bandit_lib.reproduce --check --profile full --paper $(PAPER)
 
 bench: $(STAMP)
 	$(PY) -m benchmarks

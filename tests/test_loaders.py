@@ -1,8 +1,10 @@
 """Every real-data loader on real-size files: what the real files look like, what a wrong copy
 looks like, and the errors a wrong file gets (each names the file and what is wrong).
 
-Tests that need the real data sets read them from data/raw (HCB is committed) or, for polblogs,
-from ../shared/data beside the repository; where a data set is absent they say so when skipped.
+Tests that need the real data sets find them where the library does: HCB is committed in
+data/raw/hcb; polblogs is looked for in $BANDIT_DATA/polblogs and data/raw/polblogs (where
+`make data` puts it), then in ../shared/data/polblogs beside the repository (the project's CI).
+Where it is absent they skip with the step that provides it.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import pytest
 
 from bandit_lib.ade20.instances import HCB_FILES, hcb_error_rates
 from bandit_lib.ade20.square import worker_error_rates
+from bandit_lib.grapl20.experiments.polblogs import polblogs_path
 from bandit_lib.grapl20.polblogs_gml import load_polblogs_gml
 from bandit_lib.ksigma import ksigma_gaps, ksigma_outliers
 from bandit_lib.uig.jester import jester_summary, load_jester, write_jester_csv
@@ -25,9 +28,20 @@ from bandit_lib.zhuang17.tweets import load_tweets
 ROOT = Path(__file__).resolve().parents[1]
 HCB = ROOT / "data" / "raw" / "hcb"
 SHARED_POLBLOGS = ROOT.parent / "shared" / "data" / "polblogs" / "polblogs.gml"
+
+
+def real_polblogs() -> Path | None:
+    """The real polblogs.gml: where the library looks ($BANDIT_DATA/polblogs, then data/raw/polblogs,
+    :func:`~bandit_lib.grapl20.experiments.polblogs.polblogs_path`), else ../shared/data/polblogs."""
+    return polblogs_path() or (SHARED_POLBLOGS if SHARED_POLBLOGS.is_file() else None)
+
+
+POLBLOGS = real_polblogs()
 needs_polblogs = pytest.mark.skipif(
-    not SHARED_POLBLOGS.is_file(),
-    reason=f"the real polblogs.gml is not at {SHARED_POLBLOGS} (it is not committed: `make data` fetches it)",
+    POLBLOGS is None,
+    reason="the real polblogs.gml is not committed (no licence) and is in none of $BANDIT_DATA/polblogs, "
+    "data/raw/polblogs, ../shared/data/polblogs: run `make data` (downloads it), or download polblogs.zip "
+    "from Mark Newman's network data page and run `make data POLBLOGS=/path/to/polblogs.zip`",
 )
 
 
@@ -170,7 +184,7 @@ def test_square_says_when_question_ids_do_not_match_the_gold_file(tmp_path):
 
 @needs_polblogs
 def test_the_real_polblogs_graph():
-    graph, means = load_polblogs_gml(SHARED_POLBLOGS)
+    graph, means = load_polblogs_gml(POLBLOGS)
     assert graph.number_of_nodes() == 1222 and graph.number_of_edges() == 16_717
     assert (int((means == 0).sum()), int((means == 1).sum())) == (586, 636)
 
@@ -186,14 +200,22 @@ def test_a_de_duplicated_polblogs_copy_is_warned_about_with_its_edge_count(tmp_p
         seen.add(key)
         return match.group(0)
 
-    text = re.sub(r"\s*edge\s*\[\s*source\s+(\d+)\s+target\s+(\d+)\s*\]", first_only, SHARED_POLBLOGS.read_text())
+    text = re.sub(r"\s*edge\s*\[\s*source\s+(\d+)\s+target\s+(\d+)\s*\]", first_only, POLBLOGS.read_text())
     copy = tmp_path / "dedup.gml"
     copy.write_text(text)
     with pytest.warns(UserWarning, match=r"repeats no link \(\d+ edge records\): it looks de-duplicated"):
         load_polblogs_gml(copy)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        load_polblogs_gml(SHARED_POLBLOGS)  # the original repeats links: no warning
+        load_polblogs_gml(POLBLOGS)  # the original repeats links: no warning
+
+
+def test_the_real_polblogs_graph_is_found_where_make_data_puts_it(tmp_path, monkeypatch):
+    """After `make data` (here into $BANDIT_DATA) the tests find the graph without ../shared."""
+    (tmp_path / "polblogs").mkdir()
+    (tmp_path / "polblogs" / "polblogs.gml").write_text("graph [\n]\n")
+    monkeypatch.setenv("BANDIT_DATA", str(tmp_path))
+    assert real_polblogs() == tmp_path / "polblogs" / "polblogs.gml"
 
 
 def test_gml_parse_errors_name_the_file(tmp_path):

@@ -125,6 +125,27 @@ def test_check_reports_every_experiment_and_lists_corrupt_files(tmp_path, monkey
     assert "corrupt    1" in out and "bernoulli,mean=0.5.json: not valid JSON" in out
 
 
+def test_check_ends_with_a_total_and_an_overall_verdict(tmp_path, monkeypatch, capsys):
+    from bandit_lib.infra.reproduce import _check
+
+    monkeypatch.setenv("BANDIT_RESULTS", str(tmp_path))
+    exp = toy()
+    assert _check([exp], "quick") == 1
+    last = capsys.readouterr().out.splitlines()[-2:]
+    assert (
+        last[0].startswith("total: 1 experiments")
+        and "missing    3" in last[0]
+        and "(3 units, profile quick)" in last[0]
+    )
+    assert last[1].startswith("verdict: NOT OK, 3 of 3 units") and "--paper testpaper" in last[1]
+    exp.run("quick", progress=False)
+    assert _check([exp], "quick") == 0
+    last = capsys.readouterr().out.splitlines()[-2:]
+    assert "fresh    3" in last[0] and last[1] == "verdict: OK, all 3 units are fresh: the results match the code"
+    assert _check([exp], "full") == 1
+    assert "`make reproduce PAPER=testpaper`" in capsys.readouterr().out.splitlines()[-1]
+
+
 def test_the_cli_honours_bandit_profile_and_refuses_bad_values(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("BANDIT_RESULTS", str(tmp_path))
     monkeypatch.setenv("BANDIT_PROFILE", "bogus")

@@ -18,13 +18,13 @@ UPDATE at round :math:`t` (one round = one threshold pair or one sweep; ``t = 3`
 
 .. math::
    L_t &= \ln(1/\delta_t),\quad \delta_t = \frac{3\delta}{(n+4)\pi^2t^2}\\
-   \hat\mu &= S_1/m_\theta,\quad V = S_{12}/m_\theta - (S_1/m_\theta)(S_2/m_\theta),\quad
-   \hat\sigma = \sqrt{|V|},\quad \hat\theta = \hat\mu + k\hat\sigma\\
+   \hat\mu &= S_1/m_\theta,\quad V = S_{12}/m_\theta - (S_1/m_\theta)(S_2/m_\theta),\\
+   \hat\sigma &= \sqrt{|V|},\quad \hat\theta = \hat\mu + k\hat\sigma\\
    \epsilon_t &= C_s\sqrt{L_t/(2m_\theta)},\quad C_s = b^2 - a^2 + 2bR,\quad R = b - a\\
    U_t &= \min(U_{t-1},\ \hat\sigma^2 + \epsilon_t),\quad U_0 = +\infty\\
    r_{\theta,t} &= R\sqrt{L_t/(2m_\theta)} + k\sqrt{2/U_t}\,\epsilon_t
-     \;\bigl(= (R + \sqrt2 kC_s/\sqrt{U_t})\sqrt{L_t/(2m_\theta)}\bigr),\qquad
-   r_{a,t} = R\sqrt{L_t/(2m_a)}
+     \;\bigl(= (R + \sqrt2 kC_s/\sqrt{U_t})\sqrt{L_t/(2m_\theta)}\bigr),\\
+   r_{a,t} &= R\sqrt{L_t/(2m_a)}
 
 Rule: the next round samples the threshold iff :math:`r_{a,t} \le r_{\theta,t}` (ties go to the
 threshold), else it sweeps. After every round each undecided arm is classified: normal if

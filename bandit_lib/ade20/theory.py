@@ -6,8 +6,8 @@ r"""ADE20's guarantees in checkable form, and the closed-form cost model.
   :math:`C = (n+4)\pi^2(1 + 4c^2)^2`,
 
   .. math::
-     M_i = \frac{32R^2}{\Delta_i^2}\ln\frac{16R^2}{\Delta_i^2} + \frac{16R^2}{\Delta_i^2}\ln\frac{C}{3\delta} + 2,
-     \qquad m_i \le M_i,\qquad m_{\theta} \le 4c^2\max_i M_i,
+     &M_i = \frac{32R^2}{\Delta_i^2}\ln\frac{16R^2}{\Delta_i^2} + \frac{16R^2}{\Delta_i^2}\ln\frac{C}{3\delta} + 2,\\
+     &m_i \le M_i,\qquad m_{\theta} \le 4c^2\max_i M_i,
 
   so the total is at most :math:`\sum_i M_i + 8c^2\max_i M_i` pulls (a threshold round pulls
   twice; this sum is the book's, the paper states only the O(.) form), with probability

@@ -6,8 +6,8 @@ it is connected). The signal is a low-pass filtered Gaussian vector:
 
 .. math::
 
-    y \sim N(0, I_N), \quad \mu_0 = (L + I/N^2)^{-1} y, \quad
-    \mu_0 \leftarrow \frac{\mu_0 - \mathrm{median}(\mu_0)}{5\,\mathrm{std}(\mu_0)}, \quad
+    &y \sim N(0, I_N), \quad \mu_0 = (L + I/N^2)^{-1} y,\\
+    &\mu_0 \leftarrow \frac{\mu_0 - \mathrm{median}(\mu_0)}{5\,\mathrm{std}(\mu_0)}, \quad
     \mu = \mathrm{clip}(\mu_0 + 0.5, 0, 1),
 
 so μ has median 0.5 and standard deviation 0.2 before clipping (population std). Rewards are

@@ -3,15 +3,29 @@
 Call :func:`use_style` once at the top of a notebook. Colours are fixed per method name so that
 RR is the same colour in every chapter; :func:`method_color` gives unknown names a stable colour.
 Figures drawn from a synthetic stand-in of a real data set carry :func:`mark_synthetic`.
+
+Every figure pyplot makes after :func:`use_style` is checked each time it is drawn: a legend that
+covers plotted data (a line through it, points, error bars or bars under it) raises
+:class:`FigureOverlap`, naming the legend and what it covers (:func:`covered_data` finds them from
+matplotlib's artists as drawn). In a notebook the figure is then replaced by that error, so
+``make test`` (nbval) and ``make check-book`` fail on it. ``BANDIT_FIGURE_CHECK=0`` turns the check
+off for an interactive session. :func:`legend_beside` puts a legend where it can cover nothing.
 """
 
 from __future__ import annotations
 
 import hashlib
+import os
 
 import matplotlib as mpl
 import matplotlib.pyplot as plt
+import numpy as np
 import seaborn as sns
+from matplotlib.cbook import STEP_LOOKUP_MAP
+from matplotlib.collections import LineCollection, PathCollection
+from matplotlib.container import BarContainer
+from matplotlib.path import Path
+from matplotlib.transforms import Bbox
 
 _PALETTE = sns.color_palette("colorblind", 10)
 
@@ -64,6 +78,10 @@ def use_style() -> None:
             "figure.constrained_layout.use": True,
         }
     )
+    hooks = [h for h in mpl.rcParams["figure.hooks"] if h != _HOOK]
+    if os.environ.get(FIGURE_CHECK_ENV, "1").strip() not in {"0", "false", "no", "off"}:
+        hooks.append(_HOOK)
+    mpl.rcParams["figure.hooks"] = hooks
 
 
 def method_color(name: str):
@@ -84,6 +102,16 @@ def method_linestyle(name: str) -> str:
     return "--" if " (" in name else "-"
 
 
+def legend_beside(ax: plt.Axes, *, whole_figure: bool = False, **kwargs):
+    """Draw ``ax``'s legend beside the data, where it can cover none: to the right of ``ax``, or
+    (``whole_figure``, for a legend that serves every panel) to the right of all the panels. The
+    constrained layout of :func:`use_style` makes room for it. ``kwargs`` go to ``legend``."""
+    if whole_figure:
+        handles, labels = ax.get_legend_handles_labels()
+        return ax.figure.legend(handles, labels, loc="outside right center", **kwargs)
+    return ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), **kwargs)
+
+
 def mark_data(ax: plt.Axes, text: str) -> None:
     """Say in a panel's corner which data it was drawn from."""
     mark_synthetic(ax, text)
@@ -102,3 +130,150 @@ def mark_synthetic(ax: plt.Axes, text: str = "synthetic stand-in") -> None:
         style="italic",
         color="0.35",
     )
+
+
+# --- legends over data -----------------------------------------------------------------------------
+FIGURE_CHECK_ENV = "BANDIT_FIGURE_CHECK"
+_HOOK = "bandit_lib.infra.plotting:watch_overlaps"
+#: How far (display pixels) a legend's entries may reach into data before they count as covering it.
+TOLERANCE_PX = 2.0
+
+
+class FigureOverlap(ValueError):
+    """A legend of a figure covers plotted data."""
+
+
+def watch_overlaps(fig) -> None:
+    """Check ``fig`` each time it is drawn (a ``figure.hooks`` entry; :func:`use_style` installs it)."""
+    fig.canvas.mpl_connect("draw_event", _check_drawn)
+
+
+def _check_drawn(event) -> None:
+    problems = covered_data(event.canvas.figure, event.renderer)
+    if problems:
+        raise FigureOverlap(
+            "a legend covers plotted data, so the reader cannot read one or the other:\n  "
+            + "\n  ".join(problems)
+            + "\nmove it out of the data: ax.legend(loc='upper left', bbox_to_anchor=(1.01, 1)) puts it beside the "
+            "axes, fig.legend(loc='outside right center') beside a row of panels (BANDIT_FIGURE_CHECK=0 turns this "
+            "check off)"
+        )
+
+
+def covered_data(fig, renderer=None) -> list[str]:
+    """What the legends of ``fig`` cover of its plotted data, as drawn: one line per (legend, data
+    artist), empty when nothing is covered. A legend is its entries (handles and labels, not the
+    padding around them); data are lines (a segment through the legend counts, not only a point in
+    it), markers, scatter points, error bars, vertical/horizontal line collections and bars, in
+    every axes under the legend; filled bands, images and reference spans are background.
+    ``renderer`` is the one that drew the figure (a draw event's); without it the figure is drawn."""
+    if renderer is None:
+        with fig.canvas.callbacks.blocked(signal="draw_event"):  # not the check itself
+            fig.draw_without_rendering()
+        renderer = fig.canvas.get_renderer()
+    legends = [(f"the legend of {_axes_name(ax)}", ax.get_legend()) for ax in fig.axes if ax.get_legend()]
+    legends += [("the figure legend", leg) for leg in fig.legends]
+    problems = []
+    for what, legend in legends:
+        if not legend.get_visible():
+            continue
+        entries = legend.get_children()[0]  # the box of handles and labels (the frame is the other child)
+        box = entries.get_window_extent(renderer)
+        for ax in fig.axes:
+            inside = _clip(box, ax.get_window_extent(renderer), TOLERANCE_PX)
+            if inside is None:
+                continue
+            for name, covers in _data(ax, renderer):
+                if covers(inside):
+                    problems.append(f"{what} covers {name}")
+    return list(dict.fromkeys(problems))
+
+
+def _axes_name(ax) -> str:
+    title = ax.get_title() or ax.get_ylabel()
+    return f"the axes {title!r}" if title else "an axes"
+
+
+def _clip(box: Bbox, frame: Bbox, shrink: float) -> Bbox | None:
+    """``box`` within ``frame`` (data outside the axes is not drawn), shrunk by ``shrink`` pixels."""
+    x0, y0 = max(box.x0, frame.x0) + shrink, max(box.y0, frame.y0) + shrink
+    x1, y1 = min(box.x1, frame.x1) - shrink, min(box.y1, frame.y1) - shrink
+    return Bbox([[x0, y0], [x1, y1]]) if x0 < x1 and y0 < y1 else None
+
+
+def _points_in(xy: np.ndarray, box: Bbox, radius=0.0) -> bool:
+    if not len(xy):
+        return False
+    x, y, r = xy[:, 0], xy[:, 1], np.broadcast_to(radius, len(xy))
+    return bool(np.any((x + r >= box.x0) & (x - r <= box.x1) & (y + r >= box.y0) & (y - r <= box.y1)))
+
+
+def _polyline_through(xy: np.ndarray, box: Bbox) -> bool:
+    """Whether a polyline (runs split at non-finite points) enters ``box``."""
+    finite = np.isfinite(xy).all(axis=1)
+    start = 0
+    for stop in [*np.flatnonzero(~finite), len(xy)]:
+        run = xy[start:stop]
+        if len(run) == 1 and _points_in(run, box):
+            return True
+        if len(run) > 1 and Path(run).intersects_bbox(box, filled=False):
+            return True
+        start = stop + 1
+    return False
+
+
+def _pixels(fig, points: float) -> float:
+    return points * fig.dpi / 72.0
+
+
+def _data(ax, renderer):
+    """``(name, covers)`` for each data artist of ``ax``: ``covers(box)`` tells whether it shows in ``box``."""
+    owner = {}
+    for container in ax.containers:
+        for child in container.get_children():
+            owner[id(child)] = container.get_label()
+
+    def named(artist, kind: str) -> str:
+        label = owner.get(id(artist)) or artist.get_label() or ""
+        return f"{kind} of {label!r}" if label and not label.startswith("_") else f"{kind} (unlabelled)"
+
+    for line in ax.lines:
+        if not line.get_visible():
+            continue
+        xy = np.asarray(line.get_xydata(), float)
+        style = line.get_drawstyle()
+        if style in STEP_LOOKUP_MAP and style != "default" and len(xy):
+            xy = np.column_stack(STEP_LOOKUP_MAP[style](xy[:, 0], xy[:, 1]))
+        xy = line.get_transform().transform(xy) if len(xy) else xy.reshape(0, 2)
+        if line.get_linestyle() not in ("None", "", " ") and line.get_linewidth() > 0:
+            yield named(line, "the line"), lambda box, xy=xy: _polyline_through(xy, box)
+        if line.get_marker() not in ("None", "", " ", None):
+            radius = _pixels(ax.figure, line.get_markersize()) / 2
+            pts = xy[np.isfinite(xy).all(axis=1)]
+            yield named(line, "the markers"), lambda box, p=pts, r=radius: _points_in(p, box, r)
+    for coll in ax.collections:
+        if not coll.get_visible():
+            continue
+        if isinstance(coll, PathCollection):
+            offsets = np.asarray(coll.get_offsets(), float)
+            if not len(offsets):
+                continue
+            pts = coll.get_offset_transform().transform(offsets)
+            sizes = coll.get_sizes()
+            radius = _pixels(ax.figure, np.sqrt(sizes if len(sizes) else [36.0]).max()) / 2
+            pts = pts[np.isfinite(pts).all(axis=1)]
+            yield named(coll, "the points"), lambda box, p=pts, r=radius: _points_in(p, box, r)
+        elif isinstance(coll, LineCollection):
+            transform = coll.get_transform()
+            segments = [transform.transform(np.asarray(p.vertices, float)) for p in coll.get_paths()]
+            yield (
+                named(coll, "the segments (error bars, vlines)"),
+                lambda box, s=segments: any(len(v) and _polyline_through(v, box) for v in s),
+            )
+    for container in ax.containers:
+        if isinstance(container, BarContainer):
+            boxes = [p.get_window_extent(renderer) for p in container.patches if p.get_visible()]
+            yield (
+                named(container, "the bars"),
+                lambda box, bs=boxes: any(b.overlaps(box) and b.width > 0 and b.height > 0 for b in bs),
+            )

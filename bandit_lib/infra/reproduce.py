@@ -4,9 +4,10 @@
 Only missing, stale or corrupt records are computed (``--recompute`` forces all); a corrupt record
 is moved to the store's ``.quarantine`` folder first. Stop it at any time (Ctrl-C or SIGTERM: the
 workers are shut down and every finished unit is kept) and run it again to resume. ``--check``
-only reports the state of the store, every experiment, corrupt files with their reasons, the
-environments the records were made in, and a total. ``--pending`` (``make book`` runs it first)
-says in one message what would be computed, and how long the records predict it takes.
+(``make check``) only reports the state of the store: every experiment, corrupt files with their
+reasons, stray temporary files, the environments the fresh records were made in, then the total
+and one overall verdict (exit status 1 unless every unit is fresh). ``--pending`` (``make book``
+runs it first) says in one message what would be computed, and how long the records predict it takes.
 
 The profile is ``--profile`` if given, else ``BANDIT_PROFILE``, else ``full``.
 """
@@ -26,27 +27,29 @@ from bandit_lib.infra.store import ResultError, StoreNotWritable
 
 
 def _check(experiments, profile: str) -> int:
-    """Print each experiment's state, stray temporary files, a summary of the environments the
-    fresh records were made in, and a total with an overall verdict; 1 unless everything is fresh."""
+    """One line per experiment, stray temporary files, the environments the fresh records were made
+    in, then the total over all experiments and one overall verdict; 1 if any unit is not fresh (or
+    an experiment cannot be checked), else 0."""
     from collections import Counter
 
     from bandit_lib.infra.environment import describe_difference, environment
 
     here = environment()
-    bad = 0
-    totals: Counter = Counter()
+    total = {k: 0 for k in ("fresh", "stale", "missing", "corrupt")}
+    unchecked, to_rerun = [], []
     elsewhere: Counter = Counter()
-    store = experiments[0].store(profile) if experiments else None
     for exp in experiments:
         try:
             status = exp.status(profile)
         except Exception as exc:  # a broken plan must not hide the other experiments' state
             print(f"{exp.id:40s} cannot be checked: {exc}")
-            bad += 1
+            unchecked.append(exp.id)
             continue
-        counts = {k: len(status[k]) for k in ("fresh", "stale", "missing", "corrupt")}
-        totals.update(counts)
-        bad += counts["stale"] + counts["missing"] + counts["corrupt"]
+        counts = {k: len(status[k]) for k in total}
+        for k, v in counts.items():
+            total[k] += v
+        if counts["stale"] + counts["missing"] + counts["corrupt"]:
+            to_rerun.append(exp)
         print(
             f"{exp.id:40s} fresh {counts['fresh']:4d}  stale {counts['stale']:4d}  "
             f"missing {counts['missing']:4d}  corrupt {counts['corrupt']:4d}"
@@ -57,24 +60,41 @@ def _check(experiments, profile: str) -> int:
             difference = describe_difference(env, here)
             if difference:
                 elsewhere[difference] += 1
-    strays = store.stray_temporaries() if store is not None else []
+    strays = experiments[0].store(profile).stray_temporaries() if experiments else []
     for path in strays:
-        print(f"    stray temporary file (an unfinished write; `reproduce` removes it): {path}")
+        print(f"    stray temporary file (an unfinished write; the next `reproduce` removes it): {path}")
     print(
-        f"\nenvironment of the fresh records: {totals['fresh'] - sum(elsewhere.values())} made in this one "
+        f"environment of the fresh records: {total['fresh'] - sum(elsewhere.values())} made in this one "
         f"(Python {here['python']}, numpy {here['packages']['numpy']}, scipy {here['packages']['scipy']}, "
         f"numba {here['packages']['numba']}, {here['cpu']})"
     )
     for difference, n in elsewhere.most_common():
         where = "made before records named their environment" if difference == "not recorded" else "made elsewhere"
         print(f"    {n:5d} {where}{'' if difference == 'not recorded' else ': ' + difference}")
-    verdict = "all fresh" if not bad else "NOT all fresh: `make reproduce` computes what is stale, missing or corrupt"
+    units = sum(total.values())
     print(
-        f"total: {sum(totals.values())} units in {len(experiments)} experiments: fresh {totals['fresh']}, "
-        f"stale {totals['stale']}, missing {totals['missing']}, corrupt {totals['corrupt']}"
-        f"{f', {len(strays)} stray temporary files' if strays else ''}: {verdict}"
+        f"{'total: ' + str(len(experiments)) + ' experiments':40s} fresh {total['fresh']:4d}  stale {total['stale']:4d}  "
+        f"missing {total['missing']:4d}  corrupt {total['corrupt']:4d}  ({units} units, profile {profile})"
+        + (f", {len(strays)} stray temporary files" if strays else "")
     )
-    return 1 if bad else 0
+    if not to_rerun and not unchecked:
+        book = ", and `make book` computes nothing" if profile == "full" else ""
+        print(f"verdict: OK, all {units} units are fresh: the results match the code{book}")
+        return 0
+    papers = sorted({exp.paper for exp in to_rerun})
+    bad = units - total["fresh"]
+    verdict = f"verdict: NOT OK, {bad} of {units} units are stale, missing or corrupt"
+    if unchecked:
+        verdict += f" and {len(unchecked)} experiment(s) cannot be checked ({', '.join(unchecked)})"
+    if papers:
+        command = (
+            "make reproduce PAPER={}"
+            if profile == "full"
+            else f"python -m bandit_lib.reproduce --profile {profile} --paper {{}}"
+        )
+        verdict += "; recompute them with " + " and ".join(f"`{command.format(p)}`" for p in papers)
+    print(verdict)
+    return 1
 
 
 def _pending(experiments, profile: str) -> int:

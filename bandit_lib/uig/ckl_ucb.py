@@ -6,8 +6,8 @@ so :math:`|\mu_k - \mu_j| < \epsilon\, h(k, j)` with :math:`h` a hop count. The 
 after :math:`t` plays is
 
 .. math::
-    b_k(t) = \sup\Bigl\{q : \sum_{j:\, n_j > 0} n_j\, d^+\bigl(\bar x_j,\, q - \epsilon h(k, j)\bigr) \le \log t\Bigr\},
-    \qquad d^+(a, b) = \mathrm{KL}(a, b)\,\mathbb 1\{a < b\},
+    &b_k(t) = \sup\Bigl\{q : \sum_{j:\, n_j > 0} n_j\, d^+\bigl(\bar x_j,\, q - \epsilon h(k, j)\bigr) \le \log t\Bigr\},\\
+    &d^+(a, b) = \mathrm{KL}(a, b)\,\mathbb 1\{a < b\},
 
 ("if arm k had mean q, the arms near it would have to be this far above their estimates"), and
 the policy plays :math:`\arg\max_k b_k`, ties to the fewest plays, then the lowest id.

@@ -6,8 +6,8 @@ For a connected UIG with top class :math:`C_{\max} = C(i_{\max})` and bottom cla
 times, where :math:`\tau` solves
 
 .. math::
-    C_1 = \min_{\tau \ge 0} \sum_i \Delta_i \tau_i \quad\text{s.t.}\quad
-    \sum_{j \notin C_{\max}} \tau_j\, \mathrm{KL}(\mu_j, \mu'_j) \ge 1, \qquad
+    &C_1 = \min_{\tau \ge 0} \sum_i \Delta_i \tau_i \quad\text{s.t.}\\
+    &\qquad \sum_{j \notin C_{\max}} \tau_j\, \mathrm{KL}(\mu_j, \mu'_j) \ge 1, \qquad
     \tau_i \ge 1 / \mathrm{KL}(\mu_i, \mu^*) \ \ \forall i \in C_{\max} \setminus \mathcal A,
 
 with the *mirrored* means (eq. 40) :math:`\mu'_j = \mu_j` on :math:`C_{\max}`,

@@ -3,8 +3,9 @@ r"""Confidence intervals of the k-sigma outlier problem (ZHUANG17 §4.1 and §4.
 After :math:`T` pulls, with :math:`s_i, m_i` the reward sum and pull count of arm :math:`i`:
 
 .. math::
-   \hat y_i = s_i/m_i,\quad \hat\mu = \tfrac1n\sum_i \hat y_i,\quad
-   \hat\sigma = \sqrt{\tfrac1n\sum_i(\hat y_i-\hat\mu)^2},\quad \hat\theta = \hat\mu + k\hat\sigma,\quad
+   &\hat y_i = s_i/m_i,\quad \hat\mu = \tfrac1n\sum_i \hat y_i,\quad
+   \hat\sigma = \sqrt{\tfrac1n\sum_i(\hat y_i-\hat\mu)^2},\\
+   &\hat\theta = \hat\mu + k\hat\sigma,\quad
    \delta'(T) = \frac{6\delta}{\pi^2 (n+1) T^2}.
 
 Every radius is recomputed with the current :math:`\delta'(T)` after every update
@@ -14,9 +15,9 @@ Every radius is recomputed with the current :math:`\delta'(T)` after every updat
 length ``R``, :math:`L = \ln(1/\delta')`:
 
 .. math::
-   \beta_i = R\sqrt{\frac{L}{2m_i}},\qquad
-   \beta_\theta = R\sqrt{\frac{l(k)\,L}{2h}},\qquad h = \frac{n}{\sum_i 1/m_i},\qquad
-   l(k) = \Bigl[\frac{1+k\sqrt{n-1}}{\sqrt n} + \frac{k}{\sqrt{2\ln(\pi^2 n^3/(6\delta))}}\Bigr]^2 .
+   &\beta_i = R\sqrt{\frac{L}{2m_i}},\qquad
+   \beta_\theta = R\sqrt{\frac{l(k)\,L}{2h}},\qquad h = \frac{n}{\sum_i 1/m_i},\\
+   &l(k) = \Bigl[\frac{1+k\sqrt{n-1}}{\sqrt n} + \frac{k}{\sqrt{2\ln(\pi^2 n^3/(6\delta))}}\Bigr]^2 .
 
 ``l_inner="delta_prime"`` uses the ADE20 restatement, :math:`\delta'(T)` in place of
 :math:`\delta` inside :math:`l(k)` (then :math:`l` shrinks slowly as :math:`T` grows).
@@ -24,12 +25,12 @@ length ``R``, :math:`L = \ln(1/\delta')`:
 **Bernoulli rewards** (:class:`AgrestiCoullCI`; every figure of the paper, heuristic):
 
 .. math::
-   z = \mathrm{erf}^{-1}(1-\delta'/2)\ \text{(``z_mode="erfinv"``, literal)}\quad\text{or}\quad
-   z = \Phi^{-1}(1-\delta'/2) = \sqrt2\,\mathrm{erfc}^{-1}(\delta')\ \text{(``"normal"``)},
+   &z = \mathrm{erf}^{-1}(1-\delta'/2)\ \text{(``z_mode="erfinv"``, literal)}\quad\text{or}\\
+   &z = \Phi^{-1}(1-\delta'/2) = \sqrt2\,\mathrm{erfc}^{-1}(\delta')\ \text{(``"normal"``)},
 
 .. math::
-   \tilde p_i = \frac{s_i + z^2/2}{m_i + z^2},\quad \beta_i = z\sqrt{\frac{\tilde p_i(1-\tilde p_i)}{m_i}},\quad
-   \beta_\theta = \sqrt{\sum_i c_i^2\beta_i^2},\quad
+   &\tilde p_i = \frac{s_i + z^2/2}{m_i + z^2},\quad \beta_i = z\sqrt{\frac{\tilde p_i(1-\tilde p_i)}{m_i}},\\
+   &\beta_\theta = \sqrt{\sum_i c_i^2\beta_i^2},\quad
    c_i = \tfrac1n\Bigl(1 + k\,\frac{\hat y_i-\hat\mu}{\hat\sigma}\Bigr)
 
 (``threshold_ci="delta"``, the delta method: :math:`c_i = \partial\hat\theta/\partial\hat y_i`), or

@@ -14,8 +14,8 @@ Theorems 2 and 3 (bounded rewards in an interval of length R, Hoeffding/McDiarmi
 with probability at least :math:`1-\delta`,
 
 .. math::
-   T_{RR} \le 8R^2H_{RR}\Bigl[\ln\frac{2R^2\pi^2(n+1)H_{RR}}{3\delta} + 1\Bigr] + 4n,\qquad
-   T_{WRR} \le 8R^2H_{WRR}\Bigl[\ln\frac{2R^2\pi^2(n+1)H_{WRR}}{3\delta} + 1\Bigr] + 2(\rho+2)n.
+   &T_{RR} \le 8R^2H_{RR}\Bigl[\ln\frac{2R^2\pi^2(n+1)H_{RR}}{3\delta} + 1\Bigr] + 4n,\\
+   &T_{WRR} \le 8R^2H_{WRR}\Bigl[\ln\frac{2R^2\pi^2(n+1)H_{WRR}}{3\delta} + 1\Bigr] + 2(\rho+2)n.
 
 The hardness measures :func:`H1`, :func:`H2`, :func:`H_RR`, :func:`H_WRR`, the bounds
 :func:`bound_rr`, :func:`bound_wrr` and their ratio :func:`wrr_rr_ratio` (Eq. 7). ``l(k)`` and :math:`\rho^*` live in :mod:`bandit_lib.zhuang17.intervals`.

@@ -1,0 +1,178 @@
+"""`make check-book` (tools/check_book.py) fails on what a reader cannot read: each check is shown
+to fail on a page that has the fault and to pass on one that does not.
+
+The judgement (what is too wide, NaN in a table, a chapter the introduction does not link to) is
+pure Python and tested here without a browser. The measurements come from headless Chromium: those
+tests run small synthetic pages through the real browser check, and skip, saying how to install
+it, where Debian's chromium is absent.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tools"))
+try:
+    import check_book as cb
+finally:
+    sys.path.remove(str(ROOT / "tools"))
+
+
+# --- judged in Python ------------------------------------------------------------------------------
+
+
+def _item(kind, right, box=None):
+    return {"kind": kind, "text": f"a {kind}", "top": 1000, "right": right, "box": box}
+
+
+def _box(overflow="auto", right=900.0, height=200.0, scroll_width=900.0, left=300.0):
+    return {"overflow": overflow, "left": left, "right": right, "height": height, "scroll_width": scroll_width}
+
+
+def _problems(*items):
+    return cb.overflow_problems("page", {"column_right": 900.0, "items": list(items)}, 900)
+
+
+def test_what_fits_its_column_passes():
+    assert _problems(_item("formula", 900.5), _item("table", 880), _item("code", 899, _box(right=900))) == []
+
+
+def test_a_formula_wider_than_the_column_fails_even_if_it_could_scroll():
+    [problem] = _problems(_item("formula", 913, _box(right=900, scroll_width=613)))
+    assert "formula" in problem and "13 px too wide" in problem and "break it into lines" in problem
+
+
+def test_a_code_block_wider_than_its_box_fails_even_if_it_could_scroll():
+    [problem] = _problems(_item("code", 1000, _box(right=900, scroll_width=700)))
+    assert "code" in problem and "100 px too wide" in problem and "wrap" in problem
+
+
+def test_a_wide_table_passes_where_it_scrolls_in_view():
+    assert _problems(_item("table", 1300, _box(right=900, height=400, scroll_width=1000))) == []
+
+
+def test_a_wide_table_fails_where_its_scrollbar_is_out_of_sight():
+    [problem] = _problems(_item("table", 1300, _box(right=900, height=5400, scroll_width=1000)))
+    assert "5400 px tall" in problem and "out of sight" in problem
+
+
+@pytest.mark.parametrize(
+    ("box", "expected"),
+    [
+        (None, "nothing lets the reader see the rest"),
+        (_box(overflow="hidden"), "are hidden at the right"),
+        (_box(scroll_width=700), "beyond the end of its scroll box"),
+        (_box(right=1100, scroll_width=1000), "wider than the column"),
+    ],
+    ids=["spills over", "clipped", "scroll too short", "scroll box too wide"],
+)
+def test_a_wide_table_fails_where_the_rest_cannot_be_reached(box, expected):
+    [problem] = _problems(_item("table", 1300, box))
+    assert expected in problem
+
+
+def test_nan_in_a_rendered_table_is_found_and_a_dash_is_not():
+    page = """<table><tr><th>n</th><th>factor</th></tr><tr><td>20</td><td>NaN</td></tr></table>
+    <p>NaN in prose is not a table.</p>
+    <table><tr><td>nan</td><td>nanoseconds</td><td>—</td></tr></table>
+    <table><tr><td>1.0</td><td>—</td></tr></table>"""
+    assert cb.nan_tables(page) == {1: ["NaN"], 2: ["nan"]}
+
+
+def test_a_chapter_the_introduction_does_not_link_to_is_found():
+    chapters = ["notebooks/zhuang17", "notebooks/arena"]
+    nav = '<nav><a href="notebooks/zhuang17.html">x</a><a href="notebooks/arena.html">y</a></nav>'
+    intro = nav + '<article class="bd-article"><a href="notebooks/zhuang17.html#chapter-zhuang17">RR</a></article>'
+    assert cb.missing_chapters(intro, chapters) == ["notebooks/arena"]
+    intro = intro.replace("</article>", '<a class="reference internal" href="notebooks/arena.html">arena</a></article>')
+    assert cb.missing_chapters(intro, chapters) == []
+
+
+def test_the_book_introduction_links_to_every_chapter():
+    """The source of the check's input: intro.md names every chapter of the table of contents."""
+    intro = (ROOT / "book" / "intro.md").read_text()
+    chapters = [p for p in cb.toc_pages(ROOT / "book") if p.startswith("notebooks/")]
+    missing = [
+        c
+        for c in chapters
+        if f"chapter-{c.split('/')[1]}>" not in intro and f"{{ref}}`chapter-{c.split('/')[1]}`" not in intro
+    ]
+    assert not missing, f"book/intro.md does not link to {missing}"
+
+
+# --- measured in Chromium ---------------------------------------------------------------------------
+
+needs_chromium = pytest.mark.skipif(
+    not Path(cb.CHROMIUM).exists(),
+    reason=f"{cb.CHROMIUM} not found: `sudo apt-get install chromium` (Debian), or BANDIT_CHROMIUM=<a Chromium "
+    "executable>, runs the browser checks",
+)
+
+PAGE = """<!DOCTYPE html><html><head><meta charset="utf-8">{head}
+<style>body {{ margin: 0; font: 16px sans-serif; }} article.bd-article {{ width: 600px; margin-left: 200px; }}
+.output {{ overflow-x: auto; }} pre {{ overflow: auto; }}</style></head>
+<body><article class="bd-article">{body}</article></body></html>"""
+
+WIDE_FORMULA = (
+    '<div class="math"><mjx-container display="true" style="display: block; overflow-x: auto">'
+    '<mjx-math style="display: inline-block; width: 400px; white-space: nowrap">'
+    '<mjx-mi style="display: inline-block; width: 800px">x</mjx-mi></mjx-math></mjx-container></div>'
+)
+LONG_CODE = '<div class="highlight"><pre>make book   # ' + "builds the book " * 8 + "</pre></div>"
+ROW = "<tr>" + "<td>McDiarmid/Hoeffding_intervals_everywhere</td>" * 6 + "</tr>"
+LONG_TEXT_TABLE = f'<div class="cell_output"><div class="output"><table>{ROW * 60}</table></div></div>'
+TALL_NUMBER_TABLE = (
+    '<div class="cell_output"><div class="output"><table>'
+    + ("<tr>" + "<td>123456.789</td>" * 14 + "</tr>") * 60
+    + "</table></div></div>"
+)
+SHORT_WIDE_TABLE = (
+    '<div class="cell_output"><div class="output"><table><tr>'
+    + "<td>123456.789</td>" * 14
+    + "</tr></table></div></div>"
+)
+
+
+def _check(tmp_path, body, head=""):
+    html = tmp_path / "html"
+    html.mkdir(exist_ok=True)
+    (html / "page.html").write_text(PAGE.format(head=head, body=body))
+    return cb.browser_checks(html, ["page"], {}, tmp_path / "shots")
+
+
+@needs_chromium
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        (WIDE_FORMULA, "the formula at"),
+        (LONG_CODE, "the code at"),
+        (LONG_TEXT_TABLE, "its scrollbar is out of sight"),
+        (TALL_NUMBER_TABLE, "its scrollbar is out of sight"),
+    ],
+    ids=["formula", "code", "long wide text table", "long wide number table"],
+)
+def test_the_browser_check_fails_on_what_a_reader_cannot_read(tmp_path, body, expected):
+    problems = _check(tmp_path, body)
+    assert len(problems) == 1 and expected in problems[0], problems
+
+
+@needs_chromium
+def test_the_browser_check_passes_a_wide_table_that_scrolls_in_view(tmp_path):
+    assert _check(tmp_path, SHORT_WIDE_TABLE) == []
+
+
+@needs_chromium
+def test_the_books_stylesheet_makes_code_and_tables_readable(tmp_path):
+    """book/_static/tables.css and tables.js wrap the long code line and the long text table, and
+    give the long table of numbers a scroll box no taller than the window."""
+    html = tmp_path / "html"
+    html.mkdir()
+    for name in ("tables.css", "tables.js"):
+        shutil.copy(ROOT / "book" / "_static" / name, html / name)
+    head = '<link rel="stylesheet" href="tables.css"><script src="tables.js"></script>'
+    assert _check(tmp_path, LONG_CODE + LONG_TEXT_TABLE + TALL_NUMBER_TABLE + SHORT_WIDE_TABLE, head) == []
