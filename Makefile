@@ -37,12 +37,12 @@ help:
 
 env: $(STAMP)
 
-# Idempotent bootstrap, redone whenever the pins or the package metadata change. The cached results
-# are fingerprinted from Python 3.11's syntax trees (bandit_lib/infra/fingerprint.py): under another
-# Python every result would read as stale, so another version is refused (make PYTHON=python3.11 ...).
+# Idempotent bootstrap, redone whenever the pins or the package metadata change. Python 3.11.5 to
+# 3.13 are supported (the pins install, and the fingerprints of bandit_lib/infra/fingerprint.py are
+# the same under each); another version is refused before anything is installed.
 $(STAMP): requirements.txt pyproject.toml
-	@test -x $(PY) || $(PYTHON) -c 'import sys; v = sys.version_info; sys.exit(0 if v[:2] == (3, 11) and v >= (3, 11, 5) else \
-		"$(PYTHON) is Python %d.%d.%d; this project needs Python 3.11 (3.11.5 or later): run make PYTHON=python3.11 ..." % v[:3])'
+	@test -x $(PY) || $(PYTHON) -c 'import sys; v = sys.version_info; sys.exit(0 if (3, 11, 5) <= v[:3] and v[:2] <= (3, 13) else \
+		"$(PYTHON) is Python %d.%d.%d; this project needs Python 3.11.5 or later, 3.12 or 3.13: run make PYTHON=python3.11 ..." % v[:3])'
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.txt
 	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps -e .

@@ -1,0 +1,59 @@
+"""Recompute some units of an experiment in this process and compare their payloads with the
+records in the store, byte for byte (their canonical sha256): a check that a result does not depend
+on the environment (run it under another scipy, numpy or Python).
+
+    python tools/recompute_sample.py arena/correctness [--units 4] [--results DIR]
+
+Prints, for each unit, whether the recomputed payload equals the stored one, and the versions it
+ran under; exits 1 if any differs. Nothing is written to the store.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("experiment", help="paper/name, e.g. arena/correctness")
+    parser.add_argument("--units", type=int, default=None, help="how many units, spread over the plan (default: all)")
+    parser.add_argument("--results", type=Path, default=None, help="result root (default: data/results)")
+    args = parser.parse_args(argv)
+
+    from bandit_lib.infra.environment import environment
+    from bandit_lib.infra.profiles import committed_results_root
+    from bandit_lib.infra.registry import select
+    from bandit_lib.infra.store import ResultStore, payload_digest
+
+    paper, _, name = args.experiment.partition("/")
+    (exp,) = select(paper, name)
+    store = ResultStore(args.results or committed_results_root())
+    units = exp.units("full")
+    if args.units:
+        step = max(1, len(units) // args.units)
+        units = units[::step][: args.units]
+    env = environment()
+    print(
+        f"{exp.id}: {len(units)} units under Python {env['python']}, "
+        + ", ".join(f"{k} {v}" for k, v in env["packages"].items())
+    )
+    differ = 0
+    for unit in units:
+        record = store.read(exp.paper, exp.name, unit.key)
+        start = time.perf_counter()
+        payload = exp.compute(seed=exp.seed(unit), **unit.params)
+        same = record is not None and payload_digest(payload) == record.data["payload_sha256"]
+        differ += not same
+        print(f"  {unit.key}: {'identical' if same else 'DIFFERS'} ({time.perf_counter() - start:.1f} s)", flush=True)
+    print(f"{len(units) - differ} of {len(units)} identical")
+    return 1 if differ else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
