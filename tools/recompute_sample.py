@@ -23,6 +23,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("experiment", help="paper/name, e.g. arena/correctness")
     parser.add_argument("--units", type=int, default=None, help="how many units, spread over the plan (default: all)")
+    parser.add_argument("--key", action="append", default=[], help="only these unit keys (repeatable)")
     parser.add_argument("--results", type=Path, default=None, help="result root (default: data/results)")
     args = parser.parse_args(argv)
 
@@ -35,6 +36,8 @@ def main(argv: list[str] | None = None) -> int:
     (exp,) = select(paper, name)
     store = ResultStore(args.results or committed_results_root())
     units = exp.units("full")
+    if args.key:
+        units = [u for u in units if u.key in args.key]
     if args.units:
         step = max(1, len(units) // args.units)
         units = units[::step][: args.units]
