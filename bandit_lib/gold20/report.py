@@ -35,8 +35,10 @@ from bandit_lib.zhuang17.report import runs_table as zhuang17_runs_table
 DELTA = 0.1
 #: The readings of the paper's "report the best results" of k (see the module docstring).
 BEST_K = "most accurate k, then fewest pulls"
+#: The second reading: the cheapest k among those whose runs reach 1 - delta.
 CHEAPEST_CORRECT_K = "fewest pulls among correct k"
 K2 = "k = 2"
+#: Both readings of the paper's rule for k, in the order the scorecard shows them.
 K_READINGS = (BEST_K, CHEAPEST_CORRECT_K)
 #: Every rule the chapter shows (the two readings and the fixed k = 2 of the sensitivity rows).
 K_RULES = (BEST_K, K2, CHEAPEST_CORRECT_K)
