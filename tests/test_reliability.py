@@ -538,3 +538,38 @@ def test_workers_of_a_parent_killed_before_any_task_reached_them_exit_within_sec
         assert not alive, f"worker processes {alive} outlived their killed parent by 10 s"
     finally:
         subprocess.run(["pkill", "-f", "sleep 31.25"], capture_output=True)
+
+
+def test_book_guard_names_the_pending_work_and_its_predicted_time(results_dir, capsys):
+    from bandit_lib.infra.reproduce import _pending
+
+    exp = toy()
+    exp.run("quick")
+    assert _pending([exp], "quick") == 0 and capsys.readouterr().err == ""
+    path = _record_path(results_dir)
+    record = json.loads(path.read_text())
+    record["fingerprint"] = "0" * 16 + ".v1"  # made stale by hand
+    record["elapsed_seconds"] = 600.0
+    path.write_text(json.dumps(record))
+    assert _pending([exp], "quick") == 3
+    err = capsys.readouterr().err
+    assert "make book stopped before running any notebook: 1 result units are missing or stale" in err
+    assert "about 10 core-minutes" in err and "make reproduce" in err and "BOOK_COMPUTE=1" in err
+
+
+def test_make_book_stops_before_any_notebook_when_results_are_missing(tmp_path):
+    if not (REPO / ".venv" / ".pins-installed").exists():
+        pytest.skip("needs the project's environment (.venv): run `make test` or `make book` once")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MAKE")}
+    start = time.monotonic()
+    done = subprocess.run(
+        ["make", "--no-print-directory", "book"],
+        cwd=REPO,
+        env={**env, "BANDIT_RESULTS": str(tmp_path / "empty-store")},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode != 0 and time.monotonic() - start < 60
+    assert "make book stopped before running any notebook" in done.stderr and "make reproduce" in done.stderr
+    assert "jupyter-book" not in done.stdout
