@@ -150,7 +150,7 @@ def _canonical_imports(tree: ast.Module) -> ast.Module:
 
 
 #: Bumped whenever the canonical form below changes (it is mixed into every digest).
-DIGEST_VERSION = 2
+DIGEST_VERSION = 3
 
 # Fields of the syntax tree that carry no code (type comments exist only when the parser is asked
 # for them).
@@ -163,7 +163,12 @@ def canonical_dump(node) -> str:
     grammar defines them, leaving out empty fields (``None`` and ``[]``: 3.12 adds
     ``type_params`` to every function and class, and ``ast.dump`` of 3.13 omits empty fields while
     3.11 prints them), positions, and the empty literal pieces of f-strings (which 3.12 alone
-    inserts). Constants are written with ``repr``."""
+    inserts); an f-string with no replacement field is written as the plain string it equals.
+    Constants are written with ``repr``."""
+    if isinstance(node, ast.JoinedStr) and all(isinstance(v, ast.Constant) for v in node.values):
+        # An f-string without a replacement field is the string it spells (a formatter may rewrite
+        # f"a" "b" as "ab"): the same text as that constant.
+        return canonical_dump(ast.Constant(value="".join(v.value for v in node.values)))
     if isinstance(node, ast.AST):
         fields = []
         for field in node._fields:
