@@ -92,17 +92,6 @@ def model_table(arms: pd.DataFrame) -> pd.DataFrame:
     )
 
 
-def _verdict(checks: list[bool], partly: bool | None = None) -> str:
-    """The verdict of a claim's checks (no checks: the results at hand cannot decide)."""
-    if not checks:
-        return INCONCLUSIVE
-    return verdict_of_checks(checks, partly)
-
-
-def _fmt(x: float) -> str:
-    return f"{x:.2g}" if x < 1e3 else f"{x:,.3g}".replace("e+0", "e")
-
-
 #: The baselines' interval family the paper states (bounded rewards, R = 1): the columns of a table.
 SETTING = ("RR", "WRR")
 #: Other interval families, run as sensitivity rows (name -> the table's columns for RR and WRR).
