@@ -5,7 +5,8 @@ on the environment (run it under another scipy, numpy or Python).
     python tools/recompute_sample.py arena/correctness [--units 4] [--results DIR]
 
 Prints, for each unit, whether the recomputed payload equals the stored one (or does apart from its
-wall-time fields), and the versions it ran under; exits 1 if any differs. Nothing is written to the store.
+wall-clock fields, as tools/compare_results.py judges them; else the first path that differs), and
+the versions it ran under; exits 1 if any differs. Nothing is written to the store.
 """
 
 from __future__ import annotations
@@ -17,19 +18,11 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tools"))
 
-
-# Payload fields that time the computation: they differ on every run and are left out of the comparison.
-TIMING = ("wall", "seconds", "elapsed")
-
-
-def without_timings(payload):
-    """``payload`` without its timing fields (any key containing one of :data:`TIMING`)."""
-    if isinstance(payload, dict):
-        return {k: without_timings(v) for k, v in payload.items() if not any(t in k for t in TIMING)}
-    if isinstance(payload, list):
-        return [without_timings(v) for v in payload]
-    return payload
+# Which payload keys are wall-clock measurements, and the first path where two payloads differ: the
+# rule of tools/compare_results.py, so that both tools leave out the same fields.
+from compare_results import first_difference  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -43,7 +36,7 @@ def main(argv: list[str] | None = None) -> int:
     from bandit_lib.infra.environment import environment
     from bandit_lib.infra.profiles import committed_results_root
     from bandit_lib.infra.registry import select
-    from bandit_lib.infra.store import ResultStore, payload_digest
+    from bandit_lib.infra.store import ResultStore, normalise, payload_digest
 
     paper, _, name = args.experiment.partition("/")
     (exp,) = select(paper, name)
@@ -65,12 +58,14 @@ def main(argv: list[str] | None = None) -> int:
         start = time.perf_counter()
         payload = exp.compute(seed=exp.seed(unit), **unit.params)
         exact = record is not None and payload_digest(payload) == record.data["payload_sha256"]
-        same = exact or (
-            record is not None
-            and payload_digest(without_timings(payload)) == payload_digest(without_timings(record.payload))
-        )
+        where = None if exact or record is None else first_difference(normalise(payload), record.payload)
+        same = exact or (record is not None and where is None)
         differ += not same
-        word = "identical" if exact else ("identical apart from wall times" if same else "DIFFERS")
+        word = (
+            "identical"
+            if exact
+            else ("identical apart from wall times" if same else f"DIFFERS ({where or 'no record'})")
+        )
         print(f"  {unit.key}: {word} ({time.perf_counter() - start:.1f} s)", flush=True)
     print(f"{len(units) - differ} of {len(units)} identical")
     return 1 if differ else 0

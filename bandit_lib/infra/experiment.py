@@ -208,11 +208,10 @@ class Experiment:
                 todo.append(unit)
         # leftovers of writes killed between writing and renaming, whether or not there is work; a
         # minute's grace for another process that is writing right now
-        if (store.root / self.paper / self.name).is_dir():
-            try:
-                store.remove_stray_temporaries(self.paper, self.name, before=started - 60)
-            except OSError:
-                pass  # a read-only store: nothing to tidy, and nothing to compute may follow
+        try:
+            store.remove_stray_temporaries(self.paper, self.name, before=started - 60)
+        except OSError:
+            pass  # a read-only store: nothing to tidy, and nothing to compute may follow
         if todo:
             self.check_code()
             store.check_writable(self.paper, self.name)

@@ -171,13 +171,13 @@ def canonical_dump(node) -> str:
         return canonical_dump(ast.Constant(value="".join(v.value for v in node.values)))
     if isinstance(node, ast.AST):
         fields = []
+        literal = isinstance(node, (ast.Constant, ast.MatchSingleton))  # whose None is a value
         for field in node._fields:
             value = getattr(node, field, None)
             if isinstance(node, ast.JoinedStr) and field == "values":
                 # An empty literal piece adds nothing to an f-string; Python 3.12 inserts one
                 # after a nested replacement field in a format spec (f"{x:{k}}"), 3.11 and 3.13 do not.
                 value = [v for v in value if not (isinstance(v, ast.Constant) and v.value == "")]
-            literal = isinstance(node, (ast.Constant, ast.MatchSingleton))  # whose None is a value
             if field in _NOT_CODE or (value is None and not literal) or (isinstance(value, list) and not value):
                 continue
             fields.append(f"{field}={canonical_dump(value)}")
@@ -187,16 +187,25 @@ def canonical_dump(node) -> str:
     return repr(node)
 
 
+def _code_tree(text: str, name: str) -> ast.Module:
+    """A module's syntax tree with its docstrings left out and its imports in canonical order."""
+    return _canonical_imports(_strip_docstrings(ast.parse(text, filename=name)))
+
+
+def _code_text(tree: ast.AST) -> str:
+    """What a digest hashes of a tree: the canonical form, under its version."""
+    return f"v{DIGEST_VERSION}\0{canonical_dump(tree)}"
+
+
 def source_digest(text: str, name: str = "<module>") -> str:
     """The digest of a module's own code (docstrings, comments and layout left out) that does not
     depend on the Python version; imports are not followed (see :func:`module_digest` for that)."""
-    tree = _canonical_imports(_strip_docstrings(ast.parse(text, filename=name)))
-    return hashlib.sha256(f"v{DIGEST_VERSION}\0{canonical_dump(tree)}".encode()).hexdigest()
+    return hashlib.sha256(_code_text(_code_tree(text, name)).encode()).hexdigest()
 
 
 @lru_cache(maxsize=4096)
 def _parse_text(text: str, name: str, is_package: bool) -> _Parsed:
-    tree = _canonical_imports(_strip_docstrings(ast.parse(text, filename=name)))
+    tree = _code_tree(text, name)
     anchor = name + ".__init__" if is_package else name
     bindings: dict[str, tuple[str, str]] = {}
     for node in tree.body:
@@ -219,7 +228,7 @@ def _parse_text(text: str, name: str, is_package: bool) -> _Parsed:
                 targets.append((base, alias.name))
                 alias.name, alias.asname = f"@{len(targets) - 1}", bound
             node.module, node.level = "@", 0
-    return _Parsed(f"v{DIGEST_VERSION}\0{canonical_dump(tree)}", tuple(targets), bindings)
+    return _Parsed(_code_text(tree), tuple(targets), bindings)
 
 
 @lru_cache(maxsize=4096)

@@ -100,8 +100,6 @@ def _check(experiments, profile: str) -> int:
 def _pending(experiments, profile: str) -> int:
     """Before a book build: if any unit is missing, stale or corrupt, print one message (how many,
     the compute time their records predict, the command to run) and return 3; else 0."""
-    import json
-
     units, seconds, unknown = 0, 0.0, 0
     for exp in experiments:
         status = exp.status(profile)
@@ -111,12 +109,13 @@ def _pending(experiments, profile: str) -> int:
         units += len(todo)
         store = exp.store(profile)
         known = {}
-        for key in exp.units(profile):
-            path = store.path(exp.paper, exp.name, key.key)
+        for unit in exp.units(profile):
             try:
-                known[key.key] = float(json.loads(path.read_text())["elapsed_seconds"])
-            except (OSError, ValueError, KeyError, TypeError):
-                pass
+                record = store.read(exp.paper, exp.name, unit.key)
+            except ResultError:  # a corrupt record predicts nothing
+                continue
+            if record is not None and "elapsed_seconds" in record.data:
+                known[unit.key] = float(record.data["elapsed_seconds"])
         typical = sum(known.values()) / len(known) if known else None
         for key in todo:
             if key in known:

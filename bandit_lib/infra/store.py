@@ -21,6 +21,7 @@ import os
 import re
 import subprocess
 import tempfile
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -141,6 +142,20 @@ def _write_atomically(path: Path, data: dict[str, Any]) -> None:
         raise
 
 
+def _remove_older(folder: Path, pattern: str, before: float) -> list[Path]:
+    """Delete the files of ``folder`` matching ``pattern`` last modified before the time ``before``
+    (seconds since the epoch), and return them."""
+    removed = []
+    for tmp in folder.glob(pattern) if folder.is_dir() else ():
+        try:
+            if tmp.stat().st_mtime < before:
+                tmp.unlink()
+                removed.append(tmp)
+        except FileNotFoundError:
+            pass  # another process finished or removed it
+    return removed
+
+
 @dataclass(frozen=True)
 class Record:
     path: Path
@@ -226,16 +241,9 @@ class ResultStore:
     def remove_stray_temporaries(self, paper: str, experiment: str, *, before: float) -> list[Path]:
         """Delete the temporary files of writes that never finished (a process killed between
         writing and renaming) last modified before the time ``before`` (seconds since the epoch)."""
-        folder = self.root / check_key("paper", paper) / check_key("experiment", experiment)
-        removed = []
-        for tmp in folder.glob(".*.tmp") if folder.is_dir() else ():
-            try:
-                if tmp.stat().st_mtime < before:
-                    tmp.unlink()
-                    removed.append(tmp)
-            except FileNotFoundError:
-                pass  # another process finished or removed it
-        return removed
+        return _remove_older(
+            self.root / check_key("paper", paper) / check_key("experiment", experiment), ".*.tmp", before
+        )
 
     def stray_temporaries(self) -> list[Path]:
         """Temporary files anywhere in the store that an unfinished write or writability probe left."""
@@ -262,12 +270,10 @@ class ResultStore:
                 f"cannot write results to {folder} ({exc.strerror or exc}); set BANDIT_RESULTS to a "
                 "writable folder or fix the permissions"
             ) from exc
-        for old in folder.glob(".write-probe.*.tmp"):
-            try:
-                if old.stat().st_mtime < _dt.datetime.now().timestamp() - 60:
-                    old.unlink()
-            except OSError:
-                pass  # another process's probe, or already gone
+        try:
+            _remove_older(folder, ".write-probe.*.tmp", time.time() - 60)
+        except OSError:
+            pass  # another process's probe that cannot be removed: harmless
 
     def write(
         self,
