@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from bandit_lib.checks import check_choice, check_nonnegative, check_real, check_same_length, check_vector
+from bandit_lib.checks import check_choice, check_int, check_nonnegative, check_real, check_same_length, check_vector
 
 #: Bytes of memory a run of ``horizon`` rounds may use for its per-round arrays, at most.
 HORIZON_MEMORY = 2**34
@@ -31,19 +31,14 @@ HORIZON_MEMORY = 2**34
 def check_horizon(horizon, *, arrays: int) -> int:
     """A horizon (whole rounds >= 1) whose ``arrays`` per-round int64 arrays fit in
     :data:`HORIZON_MEMORY` bytes (16 GiB): refused with the size it would need, not allocated."""
-    import numbers
-
-    if isinstance(horizon, bool) or not isinstance(horizon, numbers.Integral):
-        raise TypeError(f"horizon must be an integer; got horizon={horizon!r}")
-    if horizon < 1:
-        raise ValueError(f"horizon must be >= 1; got horizon={horizon!r}")
-    need = 8 * arrays * int(horizon)
+    horizon = check_int("horizon", horizon, minimum=1)
+    need = 8 * arrays * horizon
     if need > HORIZON_MEMORY:
         raise ValueError(
             f"horizon={horizon!r} would need {need / 2**30:,.0f} GiB for its {arrays} per-round arrays "
             f"(at most {HORIZON_MEMORY / 2**30:.0f} GiB); choose a smaller horizon"
         )
-    return int(horizon)
+    return horizon
 
 
 def classes_ref(means, tau: float, eps: float) -> np.ndarray:
