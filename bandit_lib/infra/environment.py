@@ -18,10 +18,6 @@ from typing import Any
 #: The packages whose versions a record names.
 PACKAGES = ("numpy", "scipy", "numba", "joblib", "pandas", "networkx")
 
-# The fields that can change a computed number; the others (host name is never recorded; cores
-# and memory) only describe the machine.
-NUMERIC_FIELDS = ("python", "packages", "cpu", "blas")
-
 
 def _cpu_model() -> str:
     try:
@@ -75,13 +71,6 @@ def environment() -> dict[str, Any]:
         "packages": versions,
         "blas": _blas(),
     }
-
-
-def numeric_key(env: dict[str, Any] | None) -> tuple | None:
-    """What of an environment can change a number (None for a record made before records carried it)."""
-    if not env:
-        return None
-    return tuple(repr(env.get(field)) for field in NUMERIC_FIELDS)
 
 
 def describe_difference(stored: dict[str, Any] | None, current: dict[str, Any]) -> str:
