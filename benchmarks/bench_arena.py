@@ -7,6 +7,10 @@ screen after every round and the exact GLR statistic, n eigendecompositions, whe
 passes; Track-and-Stop also recomputes w*, whose cutting-plane solve costs 6-7 s at n = 50 and
 about 78 s at n = 100, so it is measured at n = 20 only: 40 rounds at n = 50 took more than 3
 minutes).
+
+Threshold ablation (:mod:`bandit_lib.arena.anytime`, not in the suite's ``DETECTORS``): RR-CS and
+WRR-CS, per-arm KK21 boxes with no joint test, numba engines, on the same cells and cap as the
+classic detectors (rows "RR-CS" and "WRR-CS"; sigma = 1/2, the triangle threshold interval).
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ import time
 
 import numpy as np
 
+from bandit_lib.arena.anytime import rr_cs, wrr_cs
 from bandit_lib.arena.lower_bound import leave_one_out_thresholds
 from bandit_lib.arena.suite import DELTA, DETECTORS, instance
 from bandit_lib.ksigma import ksigma_gaps
@@ -28,6 +33,11 @@ CAP = 2_000_000
 CAP_SLOW = 200_000
 GLR_ROUNDS = 40
 TAS_SIZES = (20,)
+#: the threshold ablation's detectors (numba engines), run like the suite's
+ABLATION = {
+    "RR-CS": lambda t, k, d, cap: rr_cs(t, k=k, delta=d, cap=cap),
+    "WRR-CS": lambda t, k, d, cap: wrr_cs(t, k=k, delta=d, cap=cap),
+}
 
 
 def _cell(n: int):
@@ -46,7 +56,7 @@ def _rate(name: str, n: int) -> tuple[float, int]:
     cap = GLR_ROUNDS * n if python else CAP_SLOW if name in ("IB", "ADE") else CAP
     means, k = _cell(n)
     tape = Instance(means).tape(1)
-    run = DETECTORS[name].run
+    run = ABLATION[name] if name in ABLATION else DETECTORS[name].run
     pulls = {}
 
     def once():
@@ -68,6 +78,11 @@ def run() -> list[dict]:
         python = name in ("RR-GLR", "Track-and-Stop")
         row = {"detector": name, "engine": "reference (Python)" if python else "numba"}
         for n in TAS_SIZES if name == "Track-and-Stop" else SIZES:
+            row[f"pulls/s, n={n:,}"] = _rate(name, n)[0]
+        rows.append(row)
+    for name in ABLATION:
+        row = {"detector": name, "engine": "numba"}
+        for n in SIZES:
             row[f"pulls/s, n={n:,}"] = _rate(name, n)[0]
         rows.append(row)
     return rows

@@ -5,6 +5,8 @@
   and the closed form of thresholding with a fixed threshold;
 * :mod:`~bandit_lib.arena.glr` — RR-GLR: round-robin sampling with a GLR stopping rule and the
   anytime-valid thresholds it uses;
+* :mod:`~bandit_lib.arena.anytime` — RR-CS and WRR-CS: per-arm time-uniform boxes from the same
+  KK21 bound and no joint test (the threshold ablation: RR vs RR-CS vs RR-GLR);
 * :mod:`~bandit_lib.arena.tracking` — Track-and-Stop (C- or D-tracking of w*(mu_hat), same GLR stop);
 * :mod:`~bandit_lib.arena.suite` — the instance suite, the detectors with their interval families,
   and the yardstick (the single-arm bound at every n; up to 50 arms the cutting-plane certificate
