@@ -399,7 +399,7 @@ def wrr_cs_reference(tape, k, cap, sigma, code, C, rho) -> Outcome:
 # ------------------------------------------------------------------------------------------
 # fast engines (numba loops; the tape read of tapes.pull_sum written out for Bernoulli tapes, as in
 # zhuang17._engine: through a helper function the read was measured 19 times slower, 7.6e6 against
-# 1.4e8 Bernoulli reads/s at n = 1000 on the 2-core machine, 2026 issue 20)
+# 1.4e8 Bernoulli reads/s at n = 1000 on the shared 2-core machine, issue 20)
 
 
 @njit(cache=True)
