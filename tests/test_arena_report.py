@@ -4,7 +4,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from bandit_lib.arena.report import cells, leaderboard, paired_saving, wall_times, with_bounds
+from bandit_lib.arena.report import cells, decomposition, leaderboard, paired_saving, wall_times, with_bounds
 
 
 def _rows():
@@ -81,3 +81,15 @@ def test_paired_saving_compares_the_same_runs():
         paired_saving(_rows(), "B", "Z")
     with pytest.raises(ValueError, match="says nothing"):
         leaderboard(cells(_rows()), {"A": True})
+
+
+def test_decomposition_splits_the_total_ratio_into_steps():
+    d = decomposition(_rows(), ["C", "A", "B"]).iloc[0]
+    step1 = np.exp(np.mean(np.log([10 / 20, 12 / 22, 14 / 24])))
+    step2 = np.exp(np.mean(np.log([5 / 10, 5 / 12, 5 / 14])))
+    assert d["runs"] == 3 and d["C → A"] == pytest.approx(step1) and d["A → B"] == pytest.approx(step2)
+    assert d["total"] == pytest.approx(step1 * step2)
+    with pytest.raises(ValueError, match="at least two"):
+        decomposition(_rows(), ["A"])
+    with pytest.raises(ValueError, match="no run of"):
+        decomposition(_rows(), ["A", "Z"])

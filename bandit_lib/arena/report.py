@@ -9,7 +9,10 @@
 * :func:`leaderboard`: per (family, n), the cheapest detector among those that are delta-correct by
   construction and made no error in the cell;
 * :func:`paired_saving`: one detector's pulls against another's on the same tapes;
-* :func:`wall_times`: mean wall time per run, per detector and n.
+* :func:`wall_times`: mean wall time per run, per detector and n;
+* :func:`decomposition`: a chain of detectors that change one thing at a time (RR with
+  Hoeffding intervals, RR with per-arm anytime confidence sequences, RR-GLR), and the share of
+  pulls each step keeps, per (family, n), on the same tapes.
 """
 
 from __future__ import annotations
@@ -118,4 +121,26 @@ def wall_times(rows: pd.DataFrame) -> pd.DataFrame:
     return rows.pivot_table(index="n", columns="detector", values="wall_s", aggfunc="mean")
 
 
-__all__ = ["CELL", "cells", "leaderboard", "paired_saving", "wall_times", "with_bounds"]
+def decomposition(rows: pd.DataFrame, chain: list[str]) -> pd.DataFrame:
+    """Per (family, n) where every detector of ``chain`` ran on the same tapes: the geometric mean
+    over those runs of pulls(chain[i + 1]) / pulls(chain[i]) for each step (column
+    ``"<a> → <b>"``), the whole chain's ratio (``"total"``) and the number of paired runs. The steps'
+    ratios multiply to the total, run by run, so the geometric mean splits the total exactly."""
+    if len(chain) < 2:
+        raise ValueError(f"chain needs at least two detectors; got chain={chain!r}")
+    missing = [d for d in chain if d not in set(rows.detector)]
+    if missing:
+        raise ValueError(f"no run of {missing} in rows")
+    key = [*CELL, "run"]
+    wide = rows[rows.detector.isin(chain)].pivot_table(index=key, columns="detector", values="pulls").dropna()
+    out = []
+    for (family, n), g in wide.groupby(level=["family", "n"], sort=True):
+        row = {"family": family, "n": int(n), "runs": len(g)}
+        for a, b in zip(chain, chain[1:]):
+            row[f"{a} → {b}"] = float(np.exp(np.mean(np.log(g[b] / g[a]))))
+        row["total"] = float(np.exp(np.mean(np.log(g[chain[-1]] / g[chain[0]]))))
+        out.append(row)
+    return pd.DataFrame(out)
+
+
+__all__ = ["CELL", "cells", "decomposition", "leaderboard", "paired_saving", "wall_times", "with_bounds"]
