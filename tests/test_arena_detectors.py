@@ -110,3 +110,37 @@ def test_track_and_stop_checks_every_m_pulls_and_takes_gaussian_weights():
         track_and_stop(bernoulli_tape(mb, 1), k=K, delta=0.1, weights="bernoulli")
     with pytest.raises(ValueError, match="check_every"):
         track_and_stop(bernoulli_tape(mb, 1), k=K, delta=0.1, check_every=0)
+
+
+def _rr_glr_case(rng):
+    n = int(rng.integers(3, 13))
+    k = float(rng.uniform(0.5, min(2.5, np.sqrt(n - 1) - 0.1)))
+    y = rng.uniform(0, 1, n)
+    if rng.random() < 0.5:
+        y[rng.integers(n)] = 0.97
+    if rng.random() < 0.3:
+        y = np.round(y * 4) / 4  # ties
+    kw = {"k": k, "delta": float(rng.choice([0.05, 0.3])), "cap": int(rng.choice([n * 3, 500, 5000, 50000]))}
+    if rng.random() < 0.5:
+        return bernoulli_tape(y, int(rng.integers(2**31))), {**kw, "sub_gaussian": 0.5}
+    return gaussian_tape(y, 0.3, int(rng.integers(2**31))), kw
+
+
+def test_rr_glr_fast_engine_takes_the_reference_decisions():
+    rng = np.random.default_rng(20)
+    capped = []
+    for case in range(40):
+        tape, kw = _rr_glr_case(rng)
+        if case % 8 == 0:  # a custom threshold: evaluated in Python once per round
+            kw["threshold"] = lambda t, n, delta: 2.0 * n + np.log(t / delta)
+        ref = rr_glr(tape.rewind(), engine="reference", **kw)
+        fast = rr_glr(tape.rewind(), engine="fast", **kw)
+        assert ref.same_decisions(fast), (case, ref, fast)
+        assert fast.info["engine"] == "fast" and fast.info["Z"] == pytest.approx(ref.info["Z"], rel=1e-8) or ref.capped
+        capped.append(ref.capped)
+    assert 0 < sum(capped) < len(capped), capped
+
+
+def test_rr_glr_fast_engine_falls_back_to_the_reference_for_bernoulli_kl():
+    out = rr_glr(bernoulli_tape([0.1, 0.15, 0.2, 0.25, 0.95], 0), k=K, delta=0.1, cap=50)
+    assert out.info["engine"] == "reference"

@@ -16,7 +16,11 @@
 * :mod:`~bandit_lib.arena.report` — the chapter's tables (factors above the bound, cells with
   intervals, leaderboard, paired savings, wall times).
 
-Status (issue 13): the chapter is built (``notebooks/arena.md``). The GLR pair has no fast engine:
+* :mod:`~bandit_lib.arena.secular` — the Gaussian inner problem in O(n) per evaluation (numba),
+  and its closed form for equal weights.
+
+Status (issue 20): RR-GLR has a fast numba engine (``rr_glr(engine="fast")``, the default, for the
+Gaussian divergence); Track-and-Stop does not yet. Status (issue 13): the chapter is built (``notebooks/arena.md``). Track-and-Stop has no fast engine:
 :func:`~bandit_lib.arena.lower_bound.optimal_weights` takes 0.2-2 s at n = 20, about 6 s at n = 50
 and 78 s at n = 100 with ``rtol=1e-3`` (n eigendecompositions of n x n matrices per evaluation),
 so RR-GLR and Track-and-Stop run at n = 20 only, and T* itself is out of reach at n = 10^4. The

@@ -59,13 +59,30 @@ import math
 from collections.abc import Callable
 
 import numpy as np
+from numba import njit
 from scipy import optimize, special
 
-from bandit_lib.arena.lower_bound import EPS, _arm_values, check_k_for, divergence_values, leave_one_out_thresholds
-from bandit_lib.checks import check_cap, check_choice, check_int, check_open_unit, check_positive, check_vector
+from bandit_lib.arena.lower_bound import (
+    DIVERGENCES,
+    EPS,
+    _arm_values,
+    check_k_for,
+    divergence_values,
+    leave_one_out_thresholds,
+)
+from bandit_lib.arena.secular import isotropic_values_nb
+from bandit_lib.checks import (
+    check_cap,
+    check_choice,
+    check_engine,
+    check_int,
+    check_open_unit,
+    check_positive,
+    check_vector,
+)
 from bandit_lib.ksigma import cap_or_refuse, ksigma_outliers
 from bandit_lib.runner import DEFAULT_CAP, Outcome
-from bandit_lib.tapes import BERNOULLI, GAUSSIAN, RewardTape, check_tape
+from bandit_lib.tapes import BERNOULLI, GAUSSIAN, RewardTape, check_tape, new_cache, pull_sum
 
 #: Empirical Bernoulli means are clipped into [CLIP, 1 - CLIP] inside the divergence.
 CLIP = 1e-6
@@ -165,7 +182,7 @@ def glr_statistic(mu_hat: np.ndarray, counts: np.ndarray, k: float, divergence: 
         raise ValueError(
             f"counts must hold one pull count >= 1 per arm ({len(mu_hat)} arms); got counts={counts.tolist()!r}"
         )
-    check_choice("divergence", divergence, ("gaussian", "bernoulli"))
+    check_choice("divergence", divergence, DIVERGENCES)
     m = _div_means(mu_hat, divergence)
     if not np.array_equal(ksigma_outliers(m, k), ksigma_outliers(mu_hat, k)):
         return 0.0
@@ -218,10 +235,31 @@ def rr_glr(
     threshold: Threshold | None = None,
     screen: bool = True,
     sub_gaussian: float | None = None,
+    engine: str = "fast",
 ) -> Outcome:
-    """RR-GLR, round by round (see the module docstring). ``screen=False`` computes Z after every
-    round (same decisions, slower); ``sub_gaussian``: see :func:`check_detector`."""
+    """RR-GLR (see the module docstring). ``screen=False`` computes Z after every round (same
+    decisions, slower); ``sub_gaussian``: see :func:`check_detector`.
+
+    ``engine="reference"`` runs :func:`rr_glr_reference` (round by round, ``tape.pull``);
+    ``"fast"`` runs a numba kernel that takes the same decisions: the counts are equal after every
+    round, so Z is the isotropic closed form of :func:`bandit_lib.arena.secular.isotropic_values_nb`
+    (O(n) per round instead of n eigendecompositions), and the default Gaussian threshold is
+    computed inside the kernel (C^G depends only on (n, delta): computed once in Python). Where Z
+    falls within a relative 1e-9 of beta, the kernel hands the round back and the reference's own
+    :func:`should_stop` (with the Python threshold) decides, so a rounding difference between the
+    two statistics can never change a decision. A custom ``threshold=`` callable is evaluated in
+    Python once per round (the kernel runs one round per call: slower, same decisions). The fast
+    engine needs the Gaussian divergence (a Gaussian tape, or ``sub_gaussian=s``): with Bernoulli kl
+    it falls back to the reference, and ``Outcome.info["engine"]`` says ``"reference"``."""
     n, k, delta, cap, divergence, sigma, threshold = check_detector(tape, k, delta, cap, threshold, sub_gaussian)
+    check_engine(engine)
+    if engine == "reference" or divergence != "gaussian":
+        return rr_glr_reference(tape, n, k, delta, cap, divergence, sigma, threshold, screen)
+    return _rr_glr_fast(tape, n, k, delta, cap, sigma, threshold, screen)
+
+
+def rr_glr_reference(tape, n, k, delta, cap, divergence, sigma, threshold, screen) -> Outcome:
+    """RR-GLR, round by round (arguments already checked by :func:`rr_glr`)."""
     sums = np.zeros(n)
     counts = np.zeros(n, dtype=np.int64)
     z = beta = 0.0
@@ -243,6 +281,67 @@ def rr_glr(
             )
 
 
+#: Relative band around beta inside which the fast engines let the reference's statistic decide.
+MARGIN = 1e-9
+
+# kernel statuses
+_CAPPED, _STOP, _ASK = 0, 1, 2
+
+
+@njit(cache=True)
+def _rr_glr_kernel(kind, keys, means, scale, values, offsets, blocks, words, sums, rounds, k, sigma, c_beta, ask, cap):
+    """Rounds of RR-GLR from ``rounds`` done until a stop, the cap, or a round to hand back
+    (``ask``: every round; else only when Z is within MARGIN of beta). Returns (status, rounds, Z, beta)."""
+    n = sums.shape[0]
+    mu = np.empty(n)
+    vals = np.empty(n)
+    while True:
+        for i in range(n):
+            sums[i] = pull_sum(kind, keys, means, scale, values, offsets, blocks, words, i, rounds, 1, sums[i])
+        rounds += 1
+        t = rounds * n
+        for i in range(n):
+            mu[i] = sums[i] / rounds
+        jmin = isotropic_values_nb(mu, k, vals)
+        z = vals[jmin] * (rounds / (2.0 * sigma * sigma))
+        if ask:
+            return _ASK, rounds, z, 0.0
+        beta = n * 2.0 * math.log(4.0 + math.log(max(t / n, 1.0))) + c_beta
+        if z > beta * (1.0 + MARGIN):
+            return _STOP, rounds, z, beta
+        if z >= beta * (1.0 - MARGIN):
+            return _ASK, rounds, z, beta
+        if t + n > cap:
+            return _CAPPED, rounds, z, beta
+
+
+def _rr_glr_fast(tape, n, k, delta, cap, sigma, threshold, screen) -> Outcome:
+    ask = threshold is not kk21_gaussian_threshold
+    c_beta = 0.0 if ask else n * c_gauss(math.log(1.0 / delta) / n)
+    blocks, words = new_cache(n)
+    sums = np.zeros(n)
+    rounds = 0
+    while True:
+        status, rounds, z, beta = _rr_glr_kernel(*tape.arrays, blocks, words, sums, rounds, k, sigma, c_beta, ask, cap)
+        t = rounds * n
+        counts = np.full(n, rounds, dtype=np.int64)
+        mu_hat = sums / counts
+        if status == _ASK:  # the threshold in Python; the reference's statistic near beta
+            beta = float(threshold(t, n, delta))
+            if z > beta * (1.0 + MARGIN):
+                stop = True
+            elif z < beta * (1.0 - MARGIN):
+                stop = False
+            else:
+                stop, z = should_stop(mu_hat, counts, k, "gaussian", sigma, beta, screen=screen)
+            if not stop and t + n <= cap:
+                continue
+            status = _STOP if stop else _CAPPED
+        tape.counts[:] = rounds
+        info = {"engine": "fast", "Z": float(z), "beta": float(beta)}
+        return Outcome(ksigma_outliers(mu_hat, k), t, status == _CAPPED, counts, info)
+
+
 __all__ = [
     "CLIP",
     "EPS",
@@ -253,6 +352,7 @@ __all__ = [
     "kk21_gaussian_threshold",
     "kk21_threshold",
     "rr_glr",
+    "rr_glr_reference",
     "should_stop",
     "t_expfam",
     "tape_divergence",
