@@ -221,3 +221,82 @@ def test_certified_lower_T_lies_between_the_single_arm_bound_and_T_star():
         assert single_arm_bound(mu, 1.5, divergence=divergence) <= t_low * (1 + 1e-9)
         assert t_low <= 1.0 / ch.bracket[0] * (1 + 1e-9)  # bracket[0]: certified lower bound on 1/T*
         assert w.sum() == pytest.approx(1.0) and (w >= -1e-12).all()
+
+
+def test_bernoulli_apex_is_the_weighted_mean():
+    """The reported case: SLSQP stalls at the (non-smooth) apex for arm 0; the apex must be the
+    kl-optimal one, all lam_i equal to the w-weighted mean, not the mean weighted by w / (2 mu (1 - mu))."""
+    mu = np.array([0.1, 0.2, 0.3, 0.25, 0.9])
+    w = np.array([0.203, 0.125, 0.497, 0.173, 0.003])
+    av = arm_values(mu, w, 1.5, divergence="bernoulli")
+    a = w @ mu / w.sum()
+    assert av.values[0] == pytest.approx(float(w @ kl_bernoulli(mu, np.full(5, a))), rel=1e-12)
+    assert av.values[0] < 0.0214  # 0.02312 - 0.02354 with the wrongly weighted apex
+    assert np.allclose(av.lambdas[0], a)
+    # no constant vector does better: a minimises sum_i w_i kl(mu_i, a) over a
+    grid = np.linspace(0.01, 0.99, 9801)
+    assert av.values[0] <= (w[None, :] * kl_bernoulli(mu[None, :], grid[:, None])).sum(axis=1).min() + 1e-12
+
+
+def _brute_bernoulli_normal(mu, w, j, k, rng, starts=40):
+    """min sum_i w_i kl(mu_i, lam_i) over K_j (arm j above the threshold) by a search over a
+    parametrisation that covers K_j: lam = a + B y, B an orthonormal basis of the centred subspace
+    whose first column is along u_j = P e_j, y = (cot(alpha) |y'| + s^2, y'), cos alpha = k / sqrt(n-1)."""
+    n = len(mu)
+    u = -np.full(n, 1.0 / n)
+    u[j] += 1.0
+    P = np.eye(n) - 1.0 / n
+    B = np.linalg.qr(np.column_stack([u, P[:, [i for i in range(n) if i != j][: n - 2]]]))[0][:, : n - 1]
+    B[:, 0] *= np.sign(B[:, 0] @ u)
+    t = k / math.sqrt(n - 1)
+    cot = t / math.sqrt(1 - t * t)
+
+    def lam_of(x):
+        yp = x[2:]
+        return x[0] + B @ np.r_[cot * math.sqrt(yp @ yp) + x[1] ** 2, yp]
+
+    def f(x):
+        lam = lam_of(x)
+        if not ((lam > 0) & (lam < 1)).all():
+            return math.inf
+        return float(w @ kl_bernoulli(mu, lam))
+
+    # random sampling, then Nelder-Mead from the best samples and from random points
+    X = np.column_stack([rng.uniform(0.05, 0.95, 20000), rng.normal(0, 0.3, (20000, n - 1))])
+    vals = np.array([f(x) for x in X])
+    order = np.argsort(vals)[:starts]
+    best = math.inf
+    for x0 in X[order]:
+        r = optimize.minimize(f, x0, method="Nelder-Mead", options={"xatol": 1e-10, "fatol": 1e-14, "maxiter": 20000})
+        best = min(best, r.fun)
+    c = lam_of(X[order[0]]) - lam_of(X[order[0]]).mean()  # the parametrisation stays inside K_j
+    assert c[j] >= k * math.sqrt(c @ c / n) - 1e-12
+    return best
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_bernoulli_normal_arm_values_match_brute_force_at_and_off_the_apex(seed):
+    """Normal arms: the value is min(apex value, best KKT value), and a fine search over K_j agrees."""
+    from bandit_lib.arena.lower_bound import _apex_is_optimal
+
+    rng = np.random.default_rng(100 + seed)
+    n = 3 + seed % 3
+    k = float(rng.uniform(0.5, math.sqrt(n - 1) - 0.2))
+    mu = rng.uniform(0.05, 0.6, n)
+    w = rng.dirichlet(np.ones(n) * 0.7)
+    av = arm_values(mu, w, k, divergence="bernoulli")
+    kinds = set()
+    for j in np.flatnonzero(~av.outlier):
+        b = _brute_bernoulli_normal(mu, w, j, k, rng)
+        assert av.values[j] <= b + 1e-9, (j, av.values[j], b)
+        assert av.values[j] >= b - 1e-6 * b, (j, av.values[j], b)
+        a = w @ mu / w.sum()
+        apex_val = float(w @ kl_bernoulli(mu, np.full(n, a)))
+        assert av.values[j] <= apex_val + 1e-15
+        kinds.add(bool(_apex_is_optimal(mu, w, j, k)))
+        if _apex_is_optimal(mu, w, j, k):
+            assert av.values[j] == apex_val
+        else:
+            assert av.values[j] < apex_val * (1 - 1e-9)  # strictly better off the apex
+    if seed == 0:
+        assert kinds == {True, False}, kinds  # both cases occur

@@ -54,9 +54,15 @@ of :math:`f\pm\eta q`; then :math:`q(\lambda(\eta))=\sum_k\Lambda_kz_k^2/(1\pm\e
   KKT root is found, a convex SLSQP solve is the fallback (counted in ``info``).
 
 *Bernoulli* (:math:`f(\lambda)=\sum_iw_i\,\mathrm{kl}(\mu_i,\lambda_i)`, :math:`\mu\in(0,1)^n`):
-SLSQP on :math:`\lambda\in[\epsilon,1-\epsilon]^n` from the Gaussian solution with local
-variances :math:`\mu_i(1-\mu_i)`, the apex and the half-space point. Normal arms: the problem is
-convex (kl is convex in its second argument), so a KKT point is global. Outlier arms: **not
+the apex (all :math:`\lambda_i` equal to :math:`a`; :math:`\sum_iw_i\,\mathrm{kl}(\mu_i,a)` is least at the
+w-weighted mean :math:`a=\sum_iw_i\mu_i/\sum_iw_i`) is always a candidate, and SLSQP on
+:math:`\lambda\in[\epsilon,1-\epsilon]^n` starts from the Gaussian solution with local variances
+:math:`\mu_i(1-\mu_i)`, the apex and the half-space point. Normal arms: the problem is convex (kl is
+convex in its second argument), but the constraint is not differentiable at the apex, so a KKT point
+is global only among regular points. The apex is the minimiser iff the gradient there,
+:math:`g\propto w\circ(a-\mu)` (centred), lies in the dual cone of :math:`K_j`:
+:math:`g_j\ge\|g\|\sqrt{(n-1-k^2)/n}`; this is tested exactly, and otherwise the minimiser is
+a regular point, where SLSQP's KKT point is global (to its tolerance). Outlier arms: **not
 certified** (multi-start); a certified lower bound comes from Pinsker,
 :math:`\mathrm{kl}(x,y)\ge2(x-y)^2`, i.e. the Gaussian value with :math:`\sigma^2=1/4`
 (``ArmValues.lower``).
@@ -358,6 +364,20 @@ def _slsqp(mu, fun, j, k, *, outlier: bool, starts, bounds=None):
     return best_x
 
 
+def _apex_is_optimal(mu: np.ndarray, w: np.ndarray, j: int, k: float) -> bool:
+    """Whether the apex (all lam_i = the w-weighted mean a) minimises sum_i w_i kl(mu_i, lam_i) over
+    the cone K_j of a normal arm j. The problem is convex, so the apex is optimal iff the gradient
+    there, proportional to v = w (a - mu) (centred: sum v = 0), lies in the dual cone of K_j. In the
+    centred subspace K_j = {c : u_j . c >= (k / sqrt n) |c|} is a circular cone about u_j = P e_j
+    (|u_j|^2 = (n-1)/n) of half-angle alpha, cos alpha = k / sqrt(n-1); its dual is the cone of
+    half-angle pi/2 - alpha: u_j . v = v_j >= |u_j| |v| sin alpha = |v| sqrt((n-1-k^2)/n)."""
+    n = len(mu)
+    a = float(w @ mu / w.sum())
+    v = w * (a - mu)
+    v -= v.mean()  # exactly centred up to rounding; remove the rounding
+    return bool(v[j] >= float(np.sqrt(v @ v)) * math.sqrt((n - 1 - k * k) / n) * (1.0 + 1e-12))
+
+
 def _bern_arm(mu, w, j, k, outlier, info):
     n = len(mu)
     bounds = [(EPS, 1 - EPS)] * n
@@ -366,9 +386,16 @@ def _bern_arm(mu, w, j, k, outlier, info):
         x = np.clip(x, EPS, 1 - EPS)
         return float(w @ kl_bernoulli(mu, x)), w * (x - mu) / (x * (1 - x))
 
+    # the apex: all lam_i = a, in the closure of every A_j; sum_i w_i kl(mu_i, a) has derivative
+    # sum_i w_i (a - mu_i) / (a (1 - a)), zero at the w-weighted mean
+    apex = _apex(mu, w)
+    apex_val = fun(apex)[0]
+    if not outlier and _apex_is_optimal(mu, w, j, k):
+        info["bernoulli_apex"] = info.get("bernoulli_apex", 0) + 1
+        return apex_val, apex
     D_loc = w / (2 * mu * (1 - mu))
     g_val, g_lam = _gauss_arm(mu, D_loc, j, k, outlier, {})
-    starts = [np.clip(g_lam, 1e-6, 1 - 1e-6), _apex(mu, D_loc)]
+    starts = [np.clip(g_lam, 1e-6, 1 - 1e-6), apex]
     u = -np.full(n, 1.0 / n)
     u[j] += 1.0
     if outlier:
@@ -379,7 +406,8 @@ def _bern_arm(mu, w, j, k, outlier, info):
     x = _slsqp(mu, fun, j, k, outlier=outlier, starts=starts, bounds=bounds)
     if x is None:
         info["bernoulli_failed"] = info.get("bernoulli_failed", 0) + 1
-        x = starts[1]
+    if x is None or fun(x)[0] >= apex_val:
+        return apex_val, apex
     return fun(x)[0], np.clip(x, EPS, 1 - EPS)
 
 

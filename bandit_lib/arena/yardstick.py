@@ -1,0 +1,385 @@
+r"""Certified yardsticks: brackets on the characteristic time :math:`T^*` at every scale.
+
+:math:`1/T^*=\sup_{w\in\Sigma_n}F(w)`, :math:`F(w)=\inf_{\lambda\in\mathrm{Alt}(\mu)}\sum_iw_id(\mu_i,\lambda_i)`
+(:mod:`bandit_lib.arena.lower_bound`). Two facts give a bracket whatever produced its ingredients:
+
+* **Upper value of** :math:`T^*`: for any :math:`w`, :math:`T^*\le1/F(w)` -- certified when
+  :math:`F(w)` is a certified *lower* bound on the inner infimum (the Gaussian inner values are exact
+  global minima; Bernoulli values of normal arms come from a convex solve, certified only up to its
+  tolerance);
+* **Lower bound on** :math:`T^*` (:func:`mixture_certificate`): for alternatives
+  :math:`\lambda^{(1)},\dots,\lambda^{(M)}\in\mathrm{Alt}(\mu)` and a mixture :math:`p\in\Sigma_M`,
+
+  .. math::
+     F(w)\le\min_m\sum_iw_id(\mu_i,\lambda^{(m)}_i)\le\sum_iw_i\sum_mp_md(\mu_i,\lambda^{(m)}_i)
+     \le\max_i\sum_mp_md(\mu_i,\lambda^{(m)}_i)
+
+  for every :math:`w`, so :math:`T^*\ge1/\max_i(p^\top\!D)_i`, :math:`D_{mi}=d(\mu_i,\lambda^{(m)}_i)`.
+  Checking it takes one pass over the alternatives (is each in Alt(mu), with a margin? then a
+  matrix-vector product): no LP solver, no trust in how the alternatives were found. The best
+  :math:`p` is the dual of the cutting-plane LP :math:`\max_w\min_m\sum_iw_iD_{mi}`, whose value it
+  then equals.
+
+**Bernoulli alternatives inside the box** (:func:`box_arm_values`, :func:`certified_lower_T_box`).
+kl is infinite outside :math:`(0,1)^n`, so an alternative must stay inside. Arm j changes side iff
+it crosses its leave-one-out threshold :math:`t_j(x)=\bar x+k\sqrt{n\,v(x)/(n-1-k^2)}`, where
+:math:`x=\lambda_{-j}` and :math:`\bar x, v(x)` are the others' mean and population variance
+(:func:`~bandit_lib.arena.lower_bound.leave_one_out_thresholds`). Hence
+
+.. math::
+   V_j(w)=\min_{x\in(0,1)^{n-1}}\ \sum_{i\ne j}w_i\,\mathrm{kl}(\mu_i,x_i)+w_j\,\mathrm{kl}(\mu_j,\ell_j(x)),
+   \qquad \ell_j(x)=\max(\mu_j,t_j(x))\ \text{(normal arm)},\ \min(\mu_j,t_j(x))\ \text{(outlier)},
+
+a smooth problem in n - 1 bounded variables (L-BFGS-B). For a normal arm :math:`t_j` is convex (a
+mean plus a norm) and :math:`\mathrm{kl}(\mu_j,\max(\mu_j,\cdot))` convex and non-decreasing, so
+the problem is convex and the computed value is the global minimum to the solver's tolerance;
+for an outlier arm it is a local one. This reaches the instances where no arm can change side
+alone (ADE20's window family: U[0, 1] means, k = 2.5, the threshold above 1): the others shrink
+towards their mean until :math:`t_j<1`. Arm j is placed ``margin`` beyond :math:`t_j`, and every
+alternative is checked (:func:`is_alternative`) before it becomes a cut. The outer maximisation is
+the stabilised Kelley scheme of :func:`~bandit_lib.arena.lower_bound.optimal_weights` (LP over
+all cuts, then F evaluated halfway between the LP maximiser and the best point).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+from scipy import optimize
+
+from bandit_lib.arena.lower_bound import _check_problem, _cut_lp, _gap_sign, divergence_values, kl_bernoulli
+from bandit_lib.checks import check_int, check_positive
+
+#: Bernoulli alternatives stay in [BOX, 1 - BOX]
+BOX = 1e-9
+
+
+@dataclass(frozen=True)
+class Certificate:
+    """Alternatives ``lambdas`` (M x n, each in Alt(mu)) and a mixture ``p`` over them:
+    :func:`mixture_certificate` turns them into ``T_lower`` without any solver. ``T_upper`` is
+    1 / F(w) at the weights ``w`` (see ``upper_certified``); ``info`` holds counts and timings."""
+
+    T_lower: float
+    T_upper: float
+    upper_certified: bool
+    w: np.ndarray
+    lambdas: np.ndarray
+    p: np.ndarray
+    info: dict = field(default_factory=dict)
+
+
+def is_alternative(mu, k: float, lam, *, margin: float = 1e-12) -> bool:
+    """Whether ``lam`` lies in Alt(mu) with a margin: some arm lies on the other side of theta(lam)
+    than of theta(mu) by more than ``margin`` (relative to the spread of lam), i.e. the outlier
+    sets differ however the threshold is rounded."""
+    mu = np.asarray(mu, dtype=np.float64)
+    lam = np.asarray(lam, dtype=np.float64)
+    if lam.shape != mu.shape or not np.isfinite(lam).all():
+        return False
+    out_mu = _gap_sign(mu, k)
+    c = lam - lam.mean()
+    s = math.sqrt(float(c @ c) / len(lam))
+    gap = c - k * s
+    tol = margin * max(s, float(np.abs(c).max()), 1e-300)
+    flipped = (out_mu & (gap < -tol)) | (~out_mu & (gap > tol))
+    return bool(flipped.any())
+
+
+def mixture_certificate(
+    mu, k: float, lambdas, p, *, divergence: str = "gaussian", sigma: float = 1.0, margin: float = 1e-12
+) -> float:
+    r"""The certified lower bound :math:`T^*\ge1/\max_i\sum_mp_md(\mu_i,\lambda^{(m)}_i)` (module docstring).
+
+    Every row of ``lambdas`` must pass :func:`is_alternative` (else ValueError naming it), and Bernoulli
+    alternatives must lie in [0, 1]^n; ``p`` >= 0 is normalised. Independent of how the rows were found.
+    """
+    mu, k, divergence, sigma = _check_problem(mu, k, divergence, sigma)
+    lambdas = np.atleast_2d(np.asarray(lambdas, dtype=np.float64))
+    p = np.asarray(p, dtype=np.float64)
+    if lambdas.shape[1] != len(mu) or p.shape != (lambdas.shape[0],):
+        raise ValueError(f"need lambdas of shape (M, {len(mu)}) and p of shape (M,); got {lambdas.shape}, {p.shape}")
+    if not (p >= 0).all() or not p.sum() > 0:
+        raise ValueError(f"p must be a non-negative mixture with positive mass; got p={p!r}")
+    for m, lam in enumerate(lambdas):
+        if p[m] > 0 and not is_alternative(mu, k, lam, margin=margin):
+            raise ValueError(f"lambdas[{m}] is not in Alt(mu): its outlier set is that of mu")
+        if divergence == "bernoulli" and p[m] > 0 and not ((lam >= 0) & (lam <= 1)).all():
+            raise ValueError(f"lambdas[{m}] leaves [0, 1]^n: kl is infinite there")
+    keep = p > 0
+    dmat = np.array([divergence_values(mu, lam, divergence, sigma) for lam in lambdas[keep]])
+    top = float(np.max((p[keep] / p[keep].sum()) @ dmat))
+    return 1.0 / top if top > 0 else math.inf
+
+
+def _nudge(mu, k, lam, j, outlier, margin):
+    """A minimiser on the boundary of A_j (arm j on the threshold) moved just inside Alt(mu): arm j
+    pushed outwards by delta, which moves c_j - k s by delta (n - 1 - k^2) / n > 0 (also from the
+    apex); delta doubles until :func:`is_alternative` agrees. None if it never does."""
+    lam = np.array(lam, dtype=np.float64)
+    scale = max(float(np.abs(lam - lam.mean()).max()), float(np.abs(lam).max()), 1e-12)
+    delta = 1e-10 * scale
+    for _ in range(60):
+        trial = lam.copy()
+        trial[j] += -delta if outlier else delta
+        if is_alternative(mu, k, trial, margin=margin):
+            return trial
+        delta *= 2.0
+    return None
+
+
+def _lp_dual(rows: np.ndarray):
+    """max_w min_m rows[m] . w over the simplex (HiGHS): (value, w, p) with p the normalised dual of
+    the cut constraints, a mixture for :func:`mixture_certificate`."""
+    n = rows.shape[1]
+    res = _cut_lp(list(rows), n)
+    if res.status != 0:
+        raise RuntimeError(f"the cutting-plane LP failed with {len(rows)} cuts: {res.message}")
+    p = np.maximum(-np.asarray(res.ineqlin.marginals), 0.0)
+    return -float(res.fun), res.x[:n], p / p.sum()
+
+
+# ------------------------------------------------------------------------------------------
+# Bernoulli alternatives inside the box
+
+
+def _box_arm(mu, w, j, k, outlier, x0, margin):
+    """(value, lam) of min over the box of the cost of making arm j change side (module docstring)."""
+    n = len(mu)
+    others = np.arange(n) != j
+    mo, wo, mj, wj = mu[others], w[others], mu[j], w[j]
+    K = k * math.sqrt(n / (n - 1 - k * k))
+    sgn = -1.0 if outlier else 1.0
+
+    def place(x):
+        a = x.mean()
+        c = x - a
+        sd = math.sqrt(max(float(c @ c) / (n - 1), 1e-300))
+        t = a + K * sd + sgn * margin
+        return t, c, sd
+
+    def fun(x):
+        t, c, sd = place(x)
+        val = float(wo @ kl_bernoulli(mo, x))
+        grad = wo * (x - mo) / (x * (1 - x))
+        moved = (t > mj) if not outlier else (t < mj)
+        if moved:
+            tc = min(max(t, BOX), 1 - BOX)
+            val += wj * float(kl_bernoulli(mj, tc))
+            dt = 1.0 / (n - 1) + K * c / ((n - 1) * sd)
+            grad = grad + wj * (tc - mj) / (tc * (1 - tc)) * dt
+            if t != tc:  # outside the box: a steep penalty leads the solver back
+                val += 1e6 * (t - tc) ** 2
+                grad = grad + 2e6 * (t - tc) * dt
+        return val, grad
+
+    res = optimize.minimize(
+        fun,
+        np.clip(x0, 1e-6, 1 - 1e-6),
+        jac=True,
+        method="L-BFGS-B",
+        bounds=[(BOX, 1 - BOX)] * (n - 1),
+        options={"maxiter": 2000, "ftol": 1e-13, "gtol": 1e-10},
+    )
+    x = res.x
+    t = place(x)[0]
+    lam = np.empty(n)
+    lam[others] = x
+    lam[j] = (max(mj, t) if not outlier else min(mj, t)) if BOX <= t <= 1 - BOX else np.nan
+    return float(w @ kl_bernoulli(mu, np.clip(lam, 0, 1))) if np.isfinite(lam).all() else math.inf, lam
+
+
+def box_arm_values(mu, w, k: float, *, margin: float = 1e-9, starts=None, arms=None):
+    """For each arm j (or each j in ``arms``; the others get inf and NaN), (V_j, lam_j): the Bernoulli
+    cost of the cheapest found alternative inside the box in which arm j changes side. ``starts``
+    (n x n, row j the start for arm j, its j-th entry unused) warm-starts the solves; default: the
+    others shrunk halfway towards their mean."""
+    mu, k, _, _ = _check_problem(mu, k, "bernoulli", 1.0)
+    w = np.asarray(w, dtype=np.float64)
+    n = len(mu)
+    outlier = _gap_sign(mu, k)
+    values = np.full(n, math.inf)
+    lambdas = np.full((n, n), np.nan)
+    for j in range(n) if arms is None else arms:
+        others = np.arange(n) != j
+        if starts is None or not np.isfinite(starts[j][others]).all():
+            x0 = mu[others].mean() + 0.5 * (mu[others] - mu[others].mean())
+        else:
+            x0 = starts[j][others]
+        values[j], lambdas[j] = _box_arm(mu, w, j, k, bool(outlier[j]), x0, margin)
+    return values, lambdas
+
+
+def certified_lower_T_box(
+    mu,
+    k: float,
+    *,
+    rtol: float = 1e-2,
+    max_iter: int = 60,
+    time_limit: float | None = None,
+    margin: float = 1e-9,
+    w_floor: float = 1e-6,
+    active: int = 12,
+    patience: int = 4,
+) -> tuple[float, np.ndarray, Certificate]:
+    r"""A certified positive lower bound on the Bernoulli :math:`T^*` from alternatives inside the box:
+    ``(T_lower, w, certificate)``.
+
+    Cuts from :func:`box_arm_values` at the stabilised Kelley points; every alternative is checked by
+    :func:`is_alternative` and kept only inside :math:`[0,1]^n`; ``T_lower`` is
+    :func:`mixture_certificate` of the LP's dual mixture (recomputed from the alternatives).
+    Each Kelley step re-solves only the ``active`` arms whose last values were least (the cuts that
+    bind); every arm is solved at the uniform start and at the end. ``certificate.T_upper`` =
+    1 / F(w) at the best fully evaluated weights, F from the same solves: certified only up to the
+    convex solver's tolerance (normal arms) and not at all for outlier arms (``upper_certified``
+    False). Stops when the LP value has improved by less than ``rtol`` (relative) ``patience`` times
+    in a row, after ``max_iter`` steps, or past ``time_limit`` seconds.
+    """
+    mu, k, _, _ = _check_problem(mu, k, "bernoulli", 1.0)
+    rtol = check_positive("rtol", rtol)
+    max_iter = check_int("max_iter", max_iter, minimum=1)
+    start = time.perf_counter()
+    n = len(mu)
+    rows: list[np.ndarray] = []
+    lams: list[np.ndarray] = []
+    info = {"rejected": 0, "evaluations": 0}
+    best = {"F": -math.inf, "w": np.full(n, 1.0 / n)}
+
+    state = {"values": None}
+
+    def evaluate(w, full):
+        w = np.maximum(w, w_floor)
+        w = w / w.sum()
+        arms = None
+        if not full:  # the arms near the minimum at the last evaluation give the cuts that bind
+            order = np.argsort(state["values"])
+            arms = order[: max(active, int(np.sum(state["values"] <= 2.0 * state["values"][order[0]])))]
+            arms = arms[:active]
+        values, lambdas = box_arm_values(mu, w, k, margin=margin, starts=state.get("lam"), arms=arms)
+        info["evaluations"] += 1
+        for j in range(n) if arms is None else arms:
+            lam = lambdas[j]
+            if np.isfinite(lam).all() and is_alternative(mu, k, lam, margin=margin * 1e-3):
+                lams.append(lam)
+                rows.append(kl_bernoulli(mu, lam))
+            else:
+                info["rejected"] += 1
+        if full:
+            state["values"] = values
+            state["lam"] = lambdas
+            F = float(values.min())
+            if F > best["F"]:
+                best.update(F=F, w=w)
+        else:
+            state["values"][arms] = values[arms]
+            state["lam"][arms] = lambdas[arms]
+
+    evaluate(np.full(n, 1.0 / n), True)
+    if not rows:
+        raise ValueError("no alternative inside (0, 1)^n found: no arm can change side inside the box")
+    upper, w_lp, p = _lp_dual(np.array(rows))
+    w_centre = w_lp
+    while info["evaluations"] < max_iter:
+        if time_limit is not None and time.perf_counter() - start > time_limit:
+            break
+        evaluate(0.5 * (w_lp + w_centre), False)
+        value, w_new, p_new = _lp_dual(np.array(rows))
+        stale = upper - value <= rtol * upper
+        if value < upper:
+            upper, w_lp, p = value, w_new, p_new
+        w_centre = 0.5 * (w_centre + w_lp)
+        if stale:
+            info["stale"] = info.get("stale", 0) + 1
+            if info["stale"] >= patience:
+                break
+        else:
+            info["stale"] = 0
+    evaluate(w_lp, True)  # the upper value: F at the LP's weights, every arm
+    upper, w_lp, p = _lp_dual(np.array(rows))
+    lambdas = np.array(lams)
+    T_lower = mixture_certificate(mu, k, lambdas, p, divergence="bernoulli", margin=margin * 1e-3)
+    info.update(lp_value=upper, F_best=best["F"], seconds=time.perf_counter() - start)
+    cert = Certificate(T_lower, 1.0 / best["F"], False, best["w"], lambdas, p, info)
+    return T_lower, w_lp, cert
+
+
+# ------------------------------------------------------------------------------------------
+# the Gaussian bracket
+
+
+def gaussian_bracket(
+    mu,
+    k: float,
+    *,
+    sigma: float = 0.5,
+    rtol: float = 0.1,
+    max_iter: int = 200,
+    time_limit: float | None = None,
+    w_floor: float = 1e-9,
+) -> tuple[float, float, np.ndarray, Certificate]:
+    r"""A certified bracket ``(T_lo, T_hi, w, certificate)`` on the Gaussian :math:`T^*` (``sigma``).
+
+    ``T_hi`` = 1 / F(w) with F from the exact Gaussian inner solver
+    (:func:`~bandit_lib.arena.lower_bound._gauss_arm`: global minima, one eigendecomposition per arm);
+    ``T_lo`` = :func:`mixture_certificate` of the computed minimisers under the cutting-plane LP's
+    dual mixture. Outer scheme: stabilised Kelley steps from the fixed-threshold weights
+    :math:`w_i\propto1/d(\mu_i,\theta(\mu))`, F evaluated halfway between the LP maximiser and a
+    running centre, until ``T_lo >= (1 - rtol) T_hi``, ``max_iter`` evaluations or ``time_limit``
+    seconds. With :math:`\sigma=1/2` (Pinsker), ``T_hi`` is also an upper value of the Bernoulli T*.
+    """
+    from bandit_lib.arena.lower_bound import _gauss_arm
+
+    mu, k, _, sigma = _check_problem(mu, k, "gaussian", sigma)
+    rtol = check_positive("rtol", rtol)
+    max_iter = check_int("max_iter", max_iter, minimum=1)
+    start = time.perf_counter()
+    n = len(mu)
+    outlier = _gap_sign(mu, k)
+    c = mu - mu.mean()
+    theta = mu.mean() + k * math.sqrt(float(c @ c) / n)
+    dd = (mu - theta) ** 2
+    if (dd <= 0).any():
+        raise ValueError("an arm sits on the threshold: T* is infinite")
+    rows: list[np.ndarray] = []
+    lams: list[np.ndarray] = []
+    best = {"F": -math.inf, "w": None}
+    info: dict = {"evaluations": 0}
+
+    def evaluate(w):
+        w = np.maximum(w, w_floor)
+        w = w / w.sum()
+        D = w / (2.0 * sigma * sigma)
+        F = math.inf
+        for j in range(n):
+            val, lam = _gauss_arm(mu, D, j, k, bool(outlier[j]), info)
+            F = min(F, val)
+            lam = _nudge(mu, k, lam, j, bool(outlier[j]), 1e-12)
+            if lam is None:
+                info["rejected"] = info.get("rejected", 0) + 1
+                continue
+            lams.append(lam)
+            rows.append((mu - lam) ** 2 / (2.0 * sigma * sigma))
+        info["evaluations"] += 1
+        if F > best["F"]:
+            best.update(F=F, w=w)
+
+    evaluate((1.0 / dd) / np.sum(1.0 / dd))
+    upper, w_lp, p = _lp_dual(np.array(rows))
+    w_centre = best["w"]
+    while best["F"] < (1.0 - rtol) * upper and info["evaluations"] < max_iter:
+        if time_limit is not None and time.perf_counter() - start > time_limit:
+            break
+        evaluate(0.5 * (w_lp + w_centre))
+        value, w_new, p_new = _lp_dual(np.array(rows))
+        if value < upper:
+            upper, w_lp, p = value, w_new, p_new
+        w_centre = 0.5 * (best["w"] + w_centre)
+    lambdas = np.array(lams)
+    keep = p > 0
+    T_lo = mixture_certificate(mu, k, lambdas[keep], p[keep], sigma=sigma)
+    T_hi = 1.0 / best["F"]
+    info.update(lp_value=upper, seconds=time.perf_counter() - start, cuts=len(rows))
+    return T_lo, T_hi, best["w"], Certificate(T_lo, T_hi, True, best["w"], lambdas[keep], p[keep], info)
