@@ -156,8 +156,9 @@ def _reference(tape, n, k, delta, cap, sigma, threshold, check_every, every, gam
                 w = counts / t
                 D = counts / (2.0 * sigma * sigma)
                 outlier = eng.outlier_mask(mu_hat, k)
-                values, _ = eng.solve_values(mu_hat, D, k, outlier)
-                m = eng.subdifferential_nb(values, t, H)  # line 10
+                radius = eng.radius_nb(t)  # r_t
+                values, _ = eng.solve_values(mu_hat, D, k, outlier, radius)  # +inf: provably outside H
+                m = eng.subdifferential_nb(values, radius, H)  # line 10
                 G = np.array(
                     [eng.gradient(mu_hat, eng.solve_minimiser(mu_hat, D, j, k, outlier[j])[1], sigma) for j in H[:m]]
                 )

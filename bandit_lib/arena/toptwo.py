@@ -101,9 +101,7 @@ def top_two(
     )
     beta = check_beta(beta)
     if engine == "fast":
-        from bandit_lib.arena._samplers_engine import run_fast
-
-        return run_fast(
+        return eng.run_fast(
             "toptwo", tape, n, k, delta, cap, sigma, threshold, check_every, every, beta, custom, eng.STOP_MARGIN
         )
     return _reference(tape, n, k, delta, cap, sigma, threshold, check_every, every, beta)
