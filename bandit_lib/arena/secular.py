@@ -1,0 +1,725 @@
+r"""The Gaussian inner problem of :mod:`bandit_lib.arena.lower_bound` in O(n) per evaluation, without
+an eigendecomposition (numba cores other engines call from their own numba code).
+
+Problem (see :func:`bandit_lib.arena.lower_bound._gauss_arm`): :math:`V_j=\min_{\lambda\in A_j}
+(\lambda-\mu)^\top D(\lambda-\mu)`, :math:`D=\mathrm{diag}(w)/(2\sigma^2)`, with the quadratic form
+:math:`q(\lambda)=\lambda^\top Q\lambda`, :math:`Q=nu_ju_j^\top-k^2P`. The same case analysis as
+``_gauss_arm`` (S-lemma for the outlier arm's piece :math:`\{q\le0\}`, its half-space piece
+:math:`\{c_j\le0\}` in closed form, the hard case, the normal arm's KKT root, its wrong-nappe
+roots and the apex); only the linear algebra differs.
+
+**Diagonal plus rank two.** With :math:`a=\sqrt n\,u_j` and :math:`b=(k/\sqrt n)\mathbf 1`,
+:math:`nu_ju_j^\top=aa^\top` and :math:`k^2P=k^2I-bb^\top`, so for a sign :math:`s=\pm1`
+
+.. math:: M(\eta)=D+s\eta Q=E+s\eta UU^\top,\qquad E=\mathrm{diag}(D_i-s\eta k^2),\quad U=[a\ b],
+
+and by Woodbury :math:`\lambda(\eta)=M^{-1}D\mu=y-\eta E^{-1}U(sI+\eta G)^{-1}U^\top y`, with
+:math:`y=E^{-1}D\mu` and the 2x2 :math:`G=U^\top E^{-1}U`: O(n) per :math:`\eta`, and
+:math:`q(\lambda(\eta))=nc_j^2-k^2\|c\|^2` (:math:`c` the centred :math:`\lambda`) in O(n) too.
+
+**Bracket ends.** :math:`M(\eta)` is positive definite on an interval :math:`[0,\eta^*)` (it is
+affine in :math:`\eta` and :math:`M(0)=D\succ0`), and the test "is :math:`M(\eta)\succ0`" costs O(n)
+by Haynsworth's inertia additivity on :math:`\begin{pmatrix}E&U\\U^\top&-sI/\eta\end{pmatrix}`:
+
+* normal arm (:math:`s=-1`): :math:`E\succ0`, so :math:`M\succ0` iff :math:`I-\eta G\succ0`; the end is
+  :math:`1/\Lambda_+`, below :math:`D_j/Q_{jj}` (Rayleigh quotient at :math:`e_j`);
+* outlier arm (:math:`s=+1`): :math:`M\succ0` iff :math:`E` has as many negative entries as
+  :math:`I+\eta G` has negative eigenvalues (at most two, and no zero). The end :math:`\eta_{\max}`
+  lies in :math:`[\min_iD_i/k^2,\ D'_{(2)}/k^2]`: below the first pole :math:`M\succeq E\succ0`, and on
+  :math:`\{x:x_j=0,\ \mathbf 1^\top x=0\}` (orthogonal to :math:`U`), :math:`M=E`, which is not positive
+  there beyond the second smallest :math:`D'_{(2)}` of the :math:`D_i,\ i\ne j` (interlacing). Tied
+  weights among the other arms put :math:`\eta_{\max}` exactly on the pole :math:`D_i/k^2` (uniform
+  :math:`D`: :math:`\eta_{\max}=d/k^2`), where :math:`e_i-e_l` is a null vector.
+
+Both ends are found by bisection on that test, and the secular root by bisection on the sign of
+:math:`q(\lambda(\eta))`: fixed schemes (about 60 halvings each, until no float lies between the
+ends), so the result does not depend on any library version. The normal arm's wrong-nappe search uses
+``_gauss_arm``'s log grid :math:`\eta=(1+10^{-12..12})/\Lambda_+` (481 points). One difference:
+when no KKT root is found and the apex is the best candidate, ``_gauss_arm`` confirms it with a
+convex SLSQP solve; here the apex is returned.
+
+**Isotropic closed form** (:func:`isotropic_values_nb`, all weights equal, :math:`D=dI`). In centred
+coordinates :math:`c=P\mu` the set :math:`K_j` is the circular cone around :math:`u_j` with
+:math:`\cos\beta=k/\sqrt{n-1}` (:math:`c_j=u_j^\top c`, :math:`\|u_j\|^2=(n-1)/n`), and the free
+direction :math:`\mathbf 1` costs nothing, so :math:`V_j/d` is the squared distance from :math:`c`
+to the cone (normal arm, :math:`\alpha_j>\beta`) or to the closure of its complement (outlier,
+:math:`\alpha_j<\beta`), :math:`\alpha_j=\angle(c,u_j)`: :math:`\|c\|^2\sin^2(\alpha_j-\beta)`, or
+:math:`\|c\|^2` (the apex) when :math:`\alpha_j-\beta>\pi/2`. It is computed without cancellation as
+:math:`\sin(\alpha-\beta)=(\cos^2\beta-\cos^2\alpha)/\sin(\alpha+\beta)=-q(c)/((n-1)\|c\|^2\sin(\alpha+\beta))`
+when :math:`\cos\alpha\ge0`, and directly otherwise. (n = 2: the outlier's value is the half-space
+piece :math:`d\|c\|^2`, as in ``_gauss_arm``.)
+
+**Dual bound** (:func:`dual_lower_nb`): for any :math:`\eta\ge0` with :math:`M(\eta)\succeq0`,
+:math:`\min_\lambda f+s\eta q=f(\lambda(\eta))+s\eta q(\lambda(\eta))` bounds the :math:`\{q\ge0\}`
+(normal) or :math:`\{q\le0\}` (outlier) piece from below (weak duality); the outlier's bound is the
+smaller of it and the half-space value. Outside the admissible range the bound is 0.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from bandit_lib.checks import check_positive, check_vector
+
+#: The secular end is approached to hi = end * (1 - END_SHRINK), as in ``_gauss_arm``.
+END_SHRINK = 1e-13
+#: Halvings of the fixed bisections (each stops earlier when no float lies between its ends).
+BISECT = 200
+
+
+# ------------------------------------------------------------------------------------------
+# O(n) pieces
+
+
+@njit(cache=True)
+def _ab(i, j, n, k):
+    """(a_i, b_i) of U = [a b]: a = sqrt(n) u_j, b = (k / sqrt n) 1."""
+    r = math.sqrt(n)
+    a = (n - 1.0) / r if i == j else -1.0 / r
+    return a, k / r
+
+
+@njit(cache=True)
+def _g(D, j, k, eta, s):
+    """(G11, G12, G22, entries of E <= 0, entries of E == 0) with E = D - s eta k^2."""
+    n = D.shape[0]
+    g11 = 0.0
+    g12 = 0.0
+    g22 = 0.0
+    neg = 0
+    zero = 0
+    for i in range(n):
+        e = D[i] - s * eta * k * k
+        if e <= 0.0:
+            neg += 1
+            if e == 0.0:
+                zero += 1
+                continue
+        a, b = _ab(i, j, n, k)
+        g11 += a * a / e
+        g12 += a * b / e
+        g22 += b * b / e
+    return g11, g12, g22, neg, zero
+
+
+@njit(cache=True)
+def _pd(D, j, k, eta, s):
+    """Whether M(eta) = D + s eta Q is positive definite (inertia test, O(n))."""
+    g11, g12, g22, neg, zero = _g(D, j, k, eta, s)
+    if zero > 0 or neg > 2:
+        return False
+    h11 = s + eta * g11
+    h22 = s + eta * g22
+    h12 = eta * g12
+    if s < 0:  # M PD iff -(sI + eta G) = I - eta G is PD
+        h11, h22, h12 = -h11, -h22, -h12
+        det = h11 * h22 - h12 * h12
+        return det > 0.0 and h11 + h22 > 0.0
+    det = h11 * h22 - h12 * h12
+    if det == 0.0:
+        return False
+    if det < 0.0:
+        nneg = 1
+    elif h11 + h22 < 0.0:
+        nneg = 2
+    else:
+        nneg = 0
+    return nneg == neg
+
+
+@njit(cache=True)
+def _other_min(D, j):
+    """The arm i != j of smallest D_i (lowest index): the only other arm whose pole
+    D_i / k^2 can lie inside an outlier arm's bracket."""
+    best = -1
+    for i in range(D.shape[0]):
+        if i != j and (best < 0 or D[i] < D[best]):
+            best = i
+    return best
+
+
+@njit(cache=True)
+def _lam(mu, D, j, k, eta, s, out):
+    """Fill out with lambda(eta) = M(eta)^{-1} D mu; return q(lambda(eta)).
+
+    Woodbury with W = [e_j, 1, e_i1] (i1 = :func:`_other_min`): M = E' + W C W' where E' is
+    E with the entries of j and i1 replaced by D_i + eta k^2 > 0, so that E' has no pole inside the
+    outlier's bracket (E's entries D_i - eta k^2 of j and i1 can vanish there, and dividing by them
+    would cancel catastrophically), and C (3x3) carries aa' + bb' (a 2x2 form on e_j, 1) and the
+    shifts. M^{-1} r = y - E'^{-1} W C (I + P C)^{-1} W' y, y = E'^{-1} r, P = W' E'^{-1} W."""
+    n = mu.shape[0]
+    kk = k * k
+    i1 = _other_min(D, j) if s > 0 else -1
+    tau = eta * kk + s * eta * kk  # E'_i - E_i on j and i1 (0 for a normal arm)
+    sy = 0.0
+    sinv = 0.0
+    for i in range(n):
+        e = D[i] - s * eta * kk
+        if i == j or i == i1:
+            e += tau
+        y = D[i] * mu[i] / e
+        out[i] = y
+        sy += y
+        sinv += 1.0 / e
+    ej = D[j] - s * eta * kk + tau
+    e1 = D[i1] - s * eta * kk + tau if i1 >= 0 else 1.0
+    # C in the basis (e_j, 1, e_i1)
+    c11 = s * eta * n - tau
+    c12 = -s * eta
+    c22 = s * eta * (1.0 + kk) / n
+    c33 = -tau if i1 >= 0 else 0.0
+    # P = W' E'^{-1} W
+    p11 = 1.0 / ej
+    p12 = 1.0 / ej
+    p22 = sinv
+    p23 = 1.0 / e1 if i1 >= 0 else 0.0
+    p33 = p23
+    # A = I + P C (P13 = 0: j != i1)
+    A = np.empty((3, 3))
+    A[0, 0] = 1.0 + p11 * c11 + p12 * c12
+    A[0, 1] = p11 * c12 + p12 * c22
+    A[0, 2] = 0.0
+    A[1, 0] = p12 * c11 + p22 * c12
+    A[1, 1] = 1.0 + p12 * c12 + p22 * c22
+    A[1, 2] = p23 * c33
+    A[2, 0] = p23 * c12
+    A[2, 1] = p23 * c22
+    A[2, 2] = 1.0 + p33 * c33
+    b = np.empty(3)
+    b[0] = out[j]
+    b[1] = sy
+    b[2] = out[i1] if i1 >= 0 else 0.0
+    v = _solve3(A, b)
+    t1 = c11 * v[0] + c12 * v[1]
+    t2 = c12 * v[0] + c22 * v[1]
+    t3 = c33 * v[2]
+    for i in range(n):
+        e = D[i] - s * eta * kk
+        w = t2
+        if i == j:
+            e += tau
+            w += t1
+        elif i == i1:
+            e += tau
+            w += t3
+        out[i] -= w / e
+    return _q(out, j, k)
+
+
+@njit(cache=True)
+def _solve3(A, b):
+    """A x = b for a 3x3 A, Gaussian elimination with partial pivoting (a fixed scheme)."""
+    for c in range(3):
+        p = c
+        for r in range(c + 1, 3):
+            if abs(A[r, c]) > abs(A[p, c]):
+                p = r
+        if p != c:
+            for q in range(3):
+                A[c, q], A[p, q] = A[p, q], A[c, q]
+            b[c], b[p] = b[p], b[c]
+        for r in range(c + 1, 3):
+            f = A[r, c] / A[c, c]
+            for q in range(c, 3):
+                A[r, q] -= f * A[c, q]
+            b[r] -= f * b[c]
+    x = np.empty(3)
+    for c in range(2, -1, -1):
+        acc = b[c]
+        for q in range(c + 1, 3):
+            acc -= A[c, q] * x[q]
+        x[c] = acc / A[c, c]
+    return x
+
+
+@njit(cache=True)
+def _q(lam, j, k):
+    """q(lam) = n c_j^2 - k^2 ||c||^2, c = lam - mean(lam)."""
+    n = lam.shape[0]
+    m = 0.0
+    for i in range(n):
+        m += lam[i]
+    m /= n
+    ss = 0.0
+    for i in range(n):
+        d = lam[i] - m
+        ss += d * d
+    cj = lam[j] - m
+    return n * cj * cj - k * k * ss
+
+
+@njit(cache=True)
+def _ss(lam):
+    """||lam - mean(lam)||^2."""
+    n = lam.shape[0]
+    m = 0.0
+    for i in range(n):
+        m += lam[i]
+    m /= n
+    v = 0.0
+    for i in range(n):
+        v += (lam[i] - m) ** 2
+    return v
+
+
+@njit(cache=True)
+def _cj(lam, j):
+    n = lam.shape[0]
+    m = 0.0
+    for i in range(n):
+        m += lam[i]
+    return lam[j] - m / n
+
+
+@njit(cache=True)
+def _f(mu, D, lam):
+    v = 0.0
+    for i in range(mu.shape[0]):
+        d = lam[i] - mu[i]
+        v += D[i] * d * d
+    return v
+
+
+@njit(cache=True)
+def _end(D, j, k, s):
+    """End of the interval [0, end) on which M(eta) is positive definite (bisection on _pd)."""
+    n = D.shape[0]
+    if s < 0:
+        qjj = (n - 1.0) * (n - 1.0 - k * k) / n
+        lo = 0.0
+        hi = D[j] / qjj
+        while _pd(D, j, k, hi, s):  # (the Rayleigh bound makes this loop empty; kept for safety)
+            hi *= 2.0
+    else:
+        dmin = math.inf
+        d1 = math.inf
+        d2 = math.inf
+        for i in range(n):
+            dmin = min(dmin, D[i])
+            if i != j:
+                if D[i] < d1:
+                    d1, d2 = D[i], d1
+                elif D[i] < d2:
+                    d2 = D[i]
+        lo = dmin / (k * k)
+        hi = d2 / (k * k)
+        if not lo < hi:
+            return hi
+    for _ in range(BISECT):
+        mid = 0.5 * (lo + hi)
+        if not (lo < mid < hi):
+            break
+        if _pd(D, j, k, mid, s):
+            lo = mid
+        else:
+            hi = mid
+    return 0.5 * (lo + hi)
+
+
+@njit(cache=True)
+def _root(mu, D, j, k, s, lo, hi, f_lo_negative, work):
+    """A sign change of q(lambda(eta)) in [lo, hi] by bisection, to the last float."""
+    for _ in range(BISECT):
+        mid = 0.5 * (lo + hi)
+        if not (lo < mid < hi):
+            break
+        v = _lam(mu, D, j, k, mid, s, work)
+        if v == 0.0:
+            return mid
+        if (v < 0.0) == f_lo_negative:
+            lo = mid
+        else:
+            hi = mid
+    return 0.5 * (lo + hi)
+
+
+# ------------------------------------------------------------------------------------------
+# one arm
+
+
+@njit(cache=True)
+def _halfspace(mu, D, j, out):
+    """Half-space piece {c_j <= 0}: (u'mu)^2 / (u' D^{-1} u), its minimiser in out."""
+    n = mu.shape[0]
+    um = 0.0
+    udu = 0.0
+    for i in range(n):
+        u = (1.0 if i == j else 0.0) - 1.0 / n
+        um += u * mu[i]
+        udu += u * u / D[i]
+    t = um / udu
+    for i in range(n):
+        u = (1.0 if i == j else 0.0) - 1.0 / n
+        out[i] = mu[i] - t * u / D[i]
+    return _f(mu, D, out)
+
+
+@njit(cache=True)
+def _null_vector(D, j, k, eta, s, out):
+    """A null vector of M(eta) = D + s eta Q at the end eta of the bracket (for the hard cases)."""
+    n = D.shape[0]
+    first = -1
+    for i in range(n):  # outlier: two other arms tied on the pole D_i = eta k^2 give e_i - e_l
+        if s > 0 and i != j and abs(D[i] - eta * k * k) <= 1e-12 * D[i]:
+            if first < 0:
+                first = i
+            else:
+                for l in range(n):
+                    out[l] = 0.0
+                out[first] = 1.0
+                out[i] = -1.0
+                return
+    g11, g12, g22, _, _ = _g(D, j, k, eta, s)
+    h11 = 1.0 + s * eta * g11
+    h22 = 1.0 + s * eta * g22
+    h12 = s * eta * g12
+    if abs(h12) + abs(h11) >= abs(h22) + abs(h12):
+        y1, y2 = h12, -h11
+    else:
+        y1, y2 = h22, -h12
+    for i in range(n):
+        a, b = _ab(i, j, n, k)
+        e = D[i] - s * eta * k * k
+        out[i] = (a * y1 + b * y2) / e if e != 0.0 else 0.0
+
+
+@njit(cache=True)
+def _onto_q0(mu, D, j, k, lam0, v, need_cj, out):
+    """The better point lam0 + tau v with q = 0 (and c_j > 0 if need_cj) into out; its f, or inf."""
+    n = mu.shape[0]
+    q0 = _q(lam0, j, k)
+    mv = 0.0
+    ml = 0.0
+    for i in range(n):
+        mv += v[i]
+        ml += lam0[i]
+    mv /= n
+    ml /= n
+    bb = n * (lam0[j] - ml) * (v[j] - mv)
+    qv = n * (v[j] - mv) ** 2
+    for i in range(n):
+        bb -= k * k * (lam0[i] - ml) * (v[i] - mv)
+        qv -= k * k * (v[i] - mv) ** 2
+    best_f = math.inf
+    if qv == 0.0:
+        return best_f
+    disc = bb * bb - q0 * qv
+    if disc < 0.0:
+        return best_f
+    disc = math.sqrt(disc)
+    for tau in ((-bb + disc) / qv, (-bb - disc) / qv):
+        if need_cj and not (lam0[j] - ml) + tau * (v[j] - mv) > 0.0:
+            continue
+        f = 0.0
+        for i in range(n):
+            d = lam0[i] + tau * v[i] - mu[i]
+            f += D[i] * d * d
+        if f < best_f:
+            best_f = f
+            for i in range(n):
+                out[i] = lam0[i] + tau * v[i]
+    return best_f
+
+
+@njit(cache=True)
+def _tied_pole(D, j, k, eta):
+    """How many arms other than j sit on the pole D_i = eta k^2 (to 1e-12)."""
+    g = 0
+    for i in range(D.shape[0]):
+        if i != j and abs(D[i] - eta * k * k) <= 1e-12 * D[i]:
+            g += 1
+    return g
+
+
+@njit(cache=True)
+def _pole_point(mu, D, j, k, eta, out):
+    """The stationary point of f + eta q at a pole eta = D_G / k^2 shared by a group G of other arms
+    (hard case: their means are equal), with equal values on G, without dividing by D_G - eta k^2.
+
+    Stationarity reads (D_i - eta k^2) lam_i = D_i mu_i + eta (c_j - k^2 m) - eta n [i = j] c_j
+    (m the mean of lam). On G the left side vanishes, which fixes kappa = c_j - k^2 m; the other
+    arms then follow, arm j from c_j = kappa + k^2 m and lam_j = c_j + m, and G from the mean."""
+    n = mu.shape[0]
+    kk = k * k
+    g = 0
+    mg = 0.0
+    for i in range(n):
+        if i != j and abs(D[i] - eta * kk) <= 1e-12 * D[i]:
+            g += 1
+            mg += mu[i]
+    mg /= g
+    dg = eta * kk
+    kappa = -dg * mg / eta
+    ej = D[j] - eta * kk
+    m = (D[j] * mu[j] + eta * kappa - eta * n * kappa - ej * kappa) / (ej * (1.0 + kk) + eta * n * kk)
+    rest = 0.0
+    for i in range(n):
+        if i == j:
+            out[i] = kappa + (1.0 + kk) * m
+            rest += out[i]
+        elif not abs(D[i] - eta * kk) <= 1e-12 * D[i]:
+            out[i] = (D[i] * mu[i] + eta * kappa) / (D[i] - eta * kk)
+            rest += out[i]
+    lam_g = (n * m - rest) / g
+    for i in range(n):
+        if i != j and abs(D[i] - eta * kk) <= 1e-12 * D[i]:
+            out[i] = lam_g
+
+
+@njit(cache=True)
+def _outlier_arm(mu, D, j, k, out, work, work2):
+    """V_j for an outlier arm (mu centred); minimiser in out."""
+    n = mu.shape[0]
+    best = _halfspace(mu, D, j, out)
+    if n < 3:
+        return best
+    eta_max = _end(D, j, k, 1.0)
+    hi = eta_max * (1.0 - END_SHRINK)
+    if _lam(mu, D, j, k, hi, 1.0, work) < 0.0:
+        eta = _root(mu, D, j, k, 1.0, 0.0, hi, False, work)
+        _lam(mu, D, j, k, eta, 1.0, work)
+    else:  # hard case: the stationary point at eta_max plus a null direction, scaled to q = 0
+        if _tied_pole(D, j, k, eta_max) >= 2:
+            _pole_point(mu, D, j, k, eta_max, work)
+        _null_vector(D, j, k, eta_max, 1.0, work2)
+        lam0 = work.copy()
+        _onto_q0(mu, D, j, k, lam0, work2, False, work)
+    val = _f(mu, D, work)
+    if val < best:
+        best = val
+        out[:] = work
+    return best
+
+
+@njit(cache=True)
+def _normal_arm(mu, D, j, k, out, work):
+    """V_j for a normal arm (mu centred); minimiser in out."""
+    n = mu.shape[0]
+    q_mu = _q(mu, j, k)
+    if _cj(mu, j) >= 0.0 and q_mu >= 0.0:
+        out[:] = mu
+        return 0.0
+    # the apex
+    sd = 0.0
+    sdm = 0.0
+    for i in range(n):
+        sd += D[i]
+        sdm += D[i] * mu[i]
+    for i in range(n):
+        out[i] = sdm / sd
+    best = _f(mu, D, out)
+    e1 = _end(D, j, k, -1.0)
+    hi = e1 * (1.0 - END_SHRINK)
+    found = False
+    q_hi = _lam(mu, D, j, k, hi, -1.0, work)
+    if q_mu < 0.0 < q_hi:
+        r = _root(mu, D, j, k, -1.0, 0.0, hi, True, work)
+        _lam(mu, D, j, k, r, -1.0, work)
+        if _cj(work, j) > 0.0:
+            found = True
+            v = _f(mu, D, work)
+            if v < best:
+                best = v
+                out[:] = work
+    if q_mu < 0.0 and q_hi <= 0.0:
+        # hard case (z has no weight on the positive eigenvector, e.g. tied means and weights):
+        # the stationary point at 1 / Lambda_+ plus the null direction, scaled onto q = 0
+        # (_gauss_arm leaves this case to its SLSQP fallback)
+        _lam(mu, D, j, k, hi, -1.0, work)
+        lam0 = work.copy()
+        v = np.empty(n)
+        _null_vector(D, j, k, e1, -1.0, v)
+        val = _onto_q0(mu, D, j, k, lam0, v, True, work)
+        qc = _q(work, j, k)
+        if val < best and _cj(work, j) > 0.0 and qc >= -1e-9 * k * k * _ss(work):
+            found = True
+            best = val
+            out[:] = work
+    if not found:  # wrong nappe: the roots beyond 1 / Lambda_+, bracketed on _gauss_arm's log grid
+        prev_eta = 0.0
+        prev_v = 0.0
+        for g in range(481):
+            eta = e1 * (1.0 + 10.0 ** (-12.0 + 24.0 * g / 480.0))
+            v = _lam(mu, D, j, k, eta, -1.0, work)
+            if g > 0 and ((v > 0.0) != (prev_v > 0.0) or (v < 0.0) != (prev_v < 0.0)):
+                r = _root(mu, D, j, k, -1.0, prev_eta, eta, prev_v < 0.0, work)
+                _lam(mu, D, j, k, r, -1.0, work)
+                if _cj(work, j) > 0.0:
+                    val = _f(mu, D, work)
+                    if val < best:
+                        best = val
+                        out[:] = work
+                _lam(mu, D, j, k, eta, -1.0, work)
+            prev_eta, prev_v = eta, v
+    return best
+
+
+@njit(cache=True)
+def _centred(mu):
+    m = 0.0
+    for i in range(mu.shape[0]):
+        m += mu[i]
+    m /= mu.shape[0]
+    return mu - m, m
+
+
+@njit(cache=True)
+def _arm(mc, D, j, k, outlier, out, work, work2):
+    if outlier:
+        return _outlier_arm(mc, D, j, k, out, work, work2)
+    return _normal_arm(mc, D, j, k, out, work)
+
+
+# ------------------------------------------------------------------------------------------
+# public numba cores
+
+
+@njit(cache=True)
+def arm_minimiser_nb(mu, D, j, k, outlier, out_lam):
+    """V_j = min over A_j of (lam - mu)' D (lam - mu); fills out_lam with a minimiser."""
+    mc, m = _centred(mu)
+    n = mu.shape[0]
+    v = _arm(mc, D, j, k, outlier, out_lam, np.empty(n), np.empty(n))
+    for i in range(n):
+        out_lam[i] += m
+    return v
+
+
+@njit(cache=True)
+def arm_value_nb(mu, D, j, k, outlier):
+    """V_j (see :func:`arm_minimiser_nb`)."""
+    n = mu.shape[0]
+    mc, _ = _centred(mu)
+    return _arm(mc, D, j, k, outlier, np.empty(n), np.empty(n), np.empty(n))
+
+
+@njit(cache=True)
+def arm_values_nb(mu, D, k, outlier_mask, out_values):
+    """Every V_j into out_values; returns the lowest index of the smallest."""
+    n = mu.shape[0]
+    mc, _ = _centred(mu)
+    out = np.empty(n)
+    work = np.empty(n)
+    work2 = np.empty(n)
+    best = 0
+    for j in range(n):
+        out_values[j] = _arm(mc, D, j, k, outlier_mask[j], out, work, work2)
+        if out_values[j] < out_values[best]:
+            best = j
+    return best
+
+
+@njit(cache=True)
+def dual_lower_nb(mu, D, j, k, outlier, eta):
+    """A certified lower bound on V_j: the Lagrangian dual value at the multiplier eta (0 if eta is
+    not admissible, i.e. negative or where D +- eta Q is not positive definite)."""
+    n = mu.shape[0]
+    mc, _ = _centred(mu)
+    work = np.empty(n)
+    s = 1.0 if outlier else -1.0
+    bound = _halfspace(mc, D, j, work) if outlier else math.inf
+    if not (eta >= 0.0) or not _pd(D, j, k, eta, s):
+        return 0.0
+    qv = _lam(mc, D, j, k, eta, s, work)
+    return max(0.0, min(bound, _f(mc, D, work) + s * eta * qv))
+
+
+@njit(cache=True)
+def isotropic_values_nb(mu, k, out_values):
+    """V_j / d for D = d I (multiply by d), every arm, O(n) in all; returns the lowest argmin.
+
+    The closed form of the module docstring: ||c||^2 sin^2(alpha_j - beta), or ||c||^2 (apex)."""
+    n = mu.shape[0]
+    m = 0.0
+    for i in range(n):
+        m += mu[i]
+    m /= n
+    ss = 0.0
+    for i in range(n):
+        d = mu[i] - m
+        ss += d * d
+    cb = k / math.sqrt(n - 1.0)  # cos(beta)
+    sb = math.sqrt(max(1.0 - cb * cb, 0.0))
+    unorm = math.sqrt((n - 1.0) / n)
+    best = 0
+    for j in range(n):
+        cj = mu[j] - m
+        if ss == 0.0:
+            out_values[j] = 0.0
+            continue
+        q = n * cj * cj - k * k * ss
+        outlier = cj > 0.0 and q > 0.0
+        if n == 2 and outlier:
+            out_values[j] = ss
+        elif q == 0.0 and cj >= 0.0:
+            out_values[j] = 0.0
+        else:
+            cn = math.sqrt(ss)
+            ca = cj / (cn * unorm)  # cos(alpha)
+            if ca > 1.0:
+                ca = 1.0
+            elif ca < -1.0:
+                ca = -1.0
+            perp = max((n - 1.0) / n * ss - cj * cj, 0.0)
+            sa = math.sqrt(perp) / (cn * unorm)  # sin(alpha), without 1 - cos^2
+            if not outlier and ca * cb + sa * sb < 0.0:  # alpha - beta > pi / 2: the apex
+                out_values[j] = ss
+            else:
+                if ca >= 0.0:  # sin(a - b) = (cos^2 b - cos^2 a) / sin(a + b), no cancellation
+                    sab = sa * cb + ca * sb
+                    sdiff = -q / ((n - 1.0) * ss * sab) if sab > 0.0 else 0.0
+                else:
+                    sdiff = sa * cb - ca * sb
+                out_values[j] = ss * sdiff * sdiff
+        if out_values[j] < out_values[best]:
+            best = j
+    return best
+
+
+# ------------------------------------------------------------------------------------------
+# Python wrappers
+
+
+def _outlier_mask(mu: np.ndarray, k: float) -> np.ndarray:
+    c = mu - mu.mean()
+    return c > k * np.sqrt(np.mean(c * c))
+
+
+def arm_values_fast(mu, w, k: float, *, sigma: float = 1.0) -> tuple[np.ndarray, int]:
+    """(V_j for every arm, the lowest index of the smallest) for Gaussian arms with weights w and
+    standard deviation sigma: the values of ``lower_bound.arm_values(..., divergence="gaussian")``."""
+    from bandit_lib.arena.lower_bound import _check_weights, check_k_for
+
+    mu = check_vector("mu", mu, min_length=2)
+    w = _check_weights(w, len(mu))
+    k = check_k_for(k, len(mu))
+    sigma = check_positive("sigma", sigma)
+    values = np.empty(len(mu))
+    j = arm_values_nb(mu, w / (2.0 * sigma * sigma), k, _outlier_mask(mu, k), values)
+    return values, int(j)
+
+
+def isotropic_values(mu, k: float, d: float = 1.0) -> tuple[np.ndarray, int]:
+    """(V_j, argmin) when every weight is equal (D = d I), by the closed form."""
+    from bandit_lib.arena.lower_bound import check_k_for
+
+    mu = check_vector("mu", mu, min_length=2)
+    k = check_k_for(k, len(mu))
+    d = check_positive("d", d)
+    values = np.empty(len(mu))
+    j = isotropic_values_nb(mu, k, values)
+    return values * d, int(j)
+
+
+__all__ = [
+    "arm_minimiser_nb",
+    "arm_value_nb",
+    "arm_values_fast",
+    "arm_values_nb",
+    "dual_lower_nb",
+    "isotropic_values",
+    "isotropic_values_nb",
+]

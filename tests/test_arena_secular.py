@@ -1,0 +1,138 @@
+"""The O(n) Gaussian inner solver (bandit_lib.arena.secular) against lower_bound's eigendecomposition."""
+
+import math
+
+import numpy as np
+import pytest
+
+from bandit_lib.arena import lower_bound as lb
+from bandit_lib.arena.secular import (
+    arm_minimiser_nb,
+    arm_values_fast,
+    dual_lower_nb,
+    isotropic_values,
+)
+
+
+def _scale(mu, w, sigma=1.0):
+    """A value scale for the absolute tolerance: sum_i D_i (mu_i - mean)^2."""
+    c = mu - mu.mean()
+    return float(np.sum(w / (2 * sigma * sigma) * c * c))
+
+
+def _instance(rng):
+    n = int(rng.integers(3, 61)) if rng.random() < 0.3 else int(rng.integers(3, 12))
+    k = float(rng.uniform(0.2, min(3.0, math.sqrt(n - 1) - 0.05)))
+    mu = rng.normal(size=n)
+    r = rng.random()
+    if r < 0.35:  # a high outlier
+        mu[rng.integers(n)] += rng.uniform(2, 6)
+    elif r < 0.55:  # a low outlier: its normal arm's nearest point of the double cone is on the wrong nappe
+        mu[rng.integers(n)] -= rng.uniform(2, 6)
+    elif r < 0.7:  # an arm near its threshold (above or below)
+        j = int(rng.integers(n))
+        mu[j] = lb.leave_one_out_thresholds(mu, k)[j] + rng.choice([-1, 1]) * 10.0 ** rng.uniform(-7, -2)
+    elif r < 0.8:  # tied means
+        mu = np.round(mu * 2) / 2
+    wr = rng.random()
+    if wr < 0.2:
+        w = np.full(n, float(rng.uniform(0.5, 5)))  # uniform weights: eta_max on a pole
+    elif wr < 0.45:
+        w = rng.integers(1, 4, n).astype(float)  # ties
+    else:
+        w = rng.dirichlet(np.ones(n))
+    return mu, w, k, float(rng.choice([1.0, 0.5]))
+
+
+def test_fast_values_match_the_eigendecomposition_on_random_instances():
+    rng = np.random.default_rng(2020)
+    kinds = {"outlier": 0, "second_branch": 0, "slsqp_fallback": 0}
+    for _ in range(320):
+        mu, w, k, sigma = _instance(rng)
+        av = lb.arm_values(mu, w, k, divergence="gaussian", sigma=sigma)
+        values, j = arm_values_fast(mu, w, k, sigma=sigma)
+        np.testing.assert_allclose(values, av.values, rtol=1e-9, atol=1e-12 * _scale(mu, w, sigma))
+        assert values[j] == values.min() and j == int(np.flatnonzero(values == values.min())[0])
+        kinds["outlier"] += int(av.outlier.any())
+        for name in ("second_branch", "slsqp_fallback"):
+            kinds[name] += av.info.get(name, 0)
+    assert all(v > 0 for v in kinds.values()), kinds  # (the hard cases: the next test)
+
+
+@pytest.mark.parametrize("n", [3, 4, 5, 10, 30])
+def test_hard_cases_on_tied_poles(n):
+    """Other arms with equal means and equal weights: z has no weight on the null direction of
+    D + eta_max Q (the trust-region hard case), and eta_max sits exactly on the pole D_i / k^2."""
+    hard = 0
+    for w in (np.ones(n), np.r_[3.0, np.ones(n - 1)], np.r_[np.ones(n - 2), 2.0, 2.0]):
+        mu = np.zeros(n)
+        mu[0] = 5.0
+        av = lb.arm_values(mu, w, 1.0)
+        hard += av.info.get("hard_case", 0)
+        values, _ = arm_values_fast(mu, w, 1.0)
+        np.testing.assert_allclose(values, av.values, rtol=1e-9, atol=1e-12 * _scale(mu, w))
+        lam = np.empty(n)
+        v = arm_minimiser_nb(mu, w / 2, 0, 1.0, True, lam)
+        c = lam - lam.mean()
+        assert c[0] - math.sqrt(c @ c / n) <= 1e-9  # the minimiser lies in A_0 (arm 0 no longer above)
+        assert v == pytest.approx(float(w / 2 @ (lam - mu) ** 2), rel=1e-12)
+    assert hard >= 2
+
+
+def test_minimisers_lie_in_the_alternative_and_attain_the_value():
+    rng = np.random.default_rng(7)
+    for _ in range(60):
+        mu, w, k, _ = _instance(rng)
+        n = len(mu)
+        D = w / 2
+        outlier = lb._gap_sign(mu, k)
+        for j in range(n):
+            lam = np.empty(n)
+            v = arm_minimiser_nb(mu, D, j, k, bool(outlier[j]), lam)
+            c = lam - lam.mean()
+            gap = c[j] - k * math.sqrt(c @ c / n)
+            tol = 1e-7 * (1 + math.sqrt(c @ c))
+            assert (gap <= tol) if outlier[j] else (gap >= -tol), (j, gap)
+            assert v == pytest.approx(float(D @ (lam - mu) ** 2), rel=1e-9, abs=1e-12 * _scale(mu, w))
+
+
+def test_the_dual_bound_never_exceeds_the_value():
+    rng = np.random.default_rng(11)
+    hits = 0
+    for _ in range(80):
+        mu, w, k, _ = _instance(rng)
+        D = w / 2
+        outlier = lb._gap_sign(mu, k)
+        values, _ = arm_values_fast(mu, w, k)
+        for j in range(len(mu)):
+            for eta in (0.0, 1e-3, 0.1, 1.0, 10.0, float(rng.exponential(1.0)), -1.0):
+                low = dual_lower_nb(mu, D, j, k, bool(outlier[j]), eta)
+                assert low <= values[j] * (1 + 1e-9) + 1e-12 * _scale(mu, w), (j, eta, low, values[j])
+                hits += low > 0.5 * values[j] > 0
+    assert hits > 50  # the bound is not trivially 0
+
+
+def test_isotropic_closed_form():
+    rng = np.random.default_rng(3)
+    for _ in range(150):
+        mu, w, k, _ = _instance(rng)
+        n = len(mu)
+        d = float(rng.uniform(0.1, 10.0))
+        av = lb.arm_values(mu, np.full(n, 2 * d), k)  # D = w / 2 = d I
+        fast, _ = arm_values_fast(mu, np.full(n, 2 * d), k)
+        iso, j = isotropic_values(mu, k, d)
+        atol = 1e-12 * d * float(np.sum((mu - mu.mean()) ** 2))
+        np.testing.assert_allclose(iso, av.values, rtol=1e-9, atol=atol)
+        np.testing.assert_allclose(iso, fast, rtol=1e-9, atol=atol)
+        assert j == int(np.argmin(iso))
+
+
+def test_argument_errors_name_the_bad_value():
+    with pytest.raises(ValueError, match="w\\[1\\]"):
+        arm_values_fast([0.0, 1.0, 2.0], [1.0, 0.0, 1.0], 1.0)
+    with pytest.raises(ValueError, match="k=5"):
+        arm_values_fast([0.0, 1.0, 2.0], [1.0, 1.0, 1.0], 5)
+    with pytest.raises(ValueError, match="sigma"):
+        arm_values_fast([0.0, 1.0, 2.0], [1.0, 1.0, 1.0], 1.0, sigma=-1.0)
+    with pytest.raises(ValueError, match="d=0"):
+        isotropic_values([0.0, 1.0, 2.0], 1.0, 0)
