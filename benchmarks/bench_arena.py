@@ -7,6 +7,13 @@ screen after every round and the exact GLR statistic, n eigendecompositions, whe
 passes; Track-and-Stop also recomputes w*, whose cutting-plane solve costs 6-7 s at n = 50 and
 about 78 s at n = 100, so it is measured at n = 20 only: 40 rounds at n = 50 took more than 3
 minutes).
+
+**Samplers** (:mod:`bandit_lib.arena.toptwo`, :mod:`bandit_lib.arena.frank_wolfe`): Top-Two and
+Frank-Wolfe sampling with the same GLR stop, their numba engines at their defaults (re-solve and
+stop check every n pulls, sub-Gaussian 1/2), pulls per second on the same capped cells at
+``SAMPLER_SIZES``, over ``SAMPLER_ROUNDS`` * n pulls; then one full run of each (no cap) on
+``instance("planted", 20, c)``, c = 0, 1, 2 (tape ``Instance(means).tape(1)``, delta = 0.1), next to
+Track-and-Stop and RR-GLR on the same tapes (a second table: pulls and wall time).
 """
 
 from __future__ import annotations
@@ -15,10 +22,13 @@ import sys
 import time
 
 import numpy as np
+import pandas as pd
 
+from bandit_lib.arena.frank_wolfe import frank_wolfe
 from bandit_lib.arena.lower_bound import leave_one_out_thresholds
 from bandit_lib.arena.suite import DELTA, DETECTORS, instance
-from bandit_lib.ksigma import ksigma_gaps
+from bandit_lib.arena.toptwo import top_two
+from bandit_lib.ksigma import ksigma_gaps, ksigma_outliers
 from bandit_lib.runner import Instance
 from benchmarks.timing import best_of
 
@@ -69,5 +79,66 @@ def run() -> list[dict]:
         row = {"detector": name, "engine": "reference (Python)" if python else "numba"}
         for n in TAS_SIZES if name == "Track-and-Stop" else SIZES:
             row[f"pulls/s, n={n:,}"] = _rate(name, n)[0]
+        rows.append(row)
+    rows.extend(sampler_rates())
+    print(pd.DataFrame(full_runs()).to_string(index=False, float_format=lambda x: f"{x:,.3g}"))
+    return rows
+
+
+# ------------------------------------------------------------------------------------------
+# samplers: Top-Two and Frank-Wolfe sampling with the GLR stop
+
+SAMPLERS = {
+    "Top-Two (GLR stop)": lambda t, k, d, cap=None: top_two(t, k=k, delta=d, cap=cap),
+    "Frank-Wolfe (GLR stop)": lambda t, k, d, cap=None: frank_wolfe(t, k=k, delta=d, cap=cap),
+}
+SAMPLER_SIZES = (20, 100, 200)
+#: pulls per measured sampler run, in units of n (at n = 200, 40 000 pulls: the phase before forced
+#: exploration starts, t < n^2 / 4, where most arms have one pull and every re-solve solves most arms)
+SAMPLER_ROUNDS = 200
+FULL_CASES = (0, 1, 2)
+
+
+def sampler_rates() -> list[dict]:
+    """Pulls per second of each sampler's numba engine on the capped cells of :func:`_cell`."""
+    rows = []
+    for name, run in SAMPLERS.items():
+        row = {"detector": name, "engine": "numba"}
+        for n in SAMPLER_SIZES:
+            means, k = _cell(n)
+            tape = Instance(means).tape(1)
+            pulls = {}
+
+            def once():
+                pulls["n"] = run(tape.rewind(), k, DELTA, SAMPLER_ROUNDS * n).pulls
+
+            seconds = best_of(once, 1)
+            print(f"  {name}, n={n}: {pulls['n']:,} pulls in {seconds:.2f} s", file=sys.stderr, flush=True)
+            row[f"pulls/s, n={n:,}"] = pulls["n"] / seconds
+        rows.append(row)
+    return rows
+
+
+def full_runs() -> list[dict]:
+    """One run of each sampler and of Track-and-Stop and RR-GLR on the planted cells at n = 20 (no cap)."""
+    rows = []
+    runs = dict(SAMPLERS)
+    runs.update({name: DETECTORS[name].run for name in ("Track-and-Stop", "RR-GLR")})
+    for name, run in runs.items():
+        row = {"detector": name}
+        for c in FULL_CASES:
+            cell = instance("planted", 20, c)
+            if name in SAMPLERS:  # compile outside the timing
+                run(Instance(cell.means).tape(1), cell.k, DELTA, 40)
+            tape = Instance(cell.means).tape(1)
+            start = time.perf_counter()
+            out = run(tape, cell.k, DELTA)
+            seconds = time.perf_counter() - start
+            print(
+                f"  {name}, planted n=20 case {c}: {out.pulls:,} pulls in {seconds:.2f} s", file=sys.stderr, flush=True
+            )
+            row[f"c={c}: pulls"] = out.pulls
+            row[f"c={c}: s"] = seconds
+            row[f"c={c}: correct"] = bool(np.array_equal(out.output, ksigma_outliers(cell.means, cell.k)))
         rows.append(row)
     return rows

@@ -25,6 +25,7 @@ the reference's; the tests run with ``margin=inf`` (every check by ``should_stop
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -310,6 +311,7 @@ def game(G, w, steps: int = GAME_STEPS) -> tuple[np.ndarray, float]:
     return z, float(value)
 
 
+@functools.lru_cache(maxsize=64)
 def threshold_constant(n: int, delta: float) -> float:
     """n C^G(ln(1/delta) / n), the t-free part of :func:`~bandit_lib.arena.glr.kk21_gaussian_threshold`."""
     return n * c_gauss(math.log(1.0 / delta) / n)
