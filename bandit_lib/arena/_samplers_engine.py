@@ -350,16 +350,40 @@ def _screen_nb(mu, counts, k, sigma):
 
 @njit(cache=True)
 def _stop_nb(mu, counts, D, k, sigma, level, margin, outlier, values):
-    """(code, statistic): code 0 = go on, 1 = stop, 2 = too close to call (Python decides)."""
+    """(code, statistic): code 0 = go on, 1 = stop, 2 = too close to call (Python decides).
+
+    The screen first; then the exact values in increasing order of their isotropic lower bound
+    (:func:`values_nb`), stopping as soon as one lies below ``level * (1 - margin)`` (no stop: Z is
+    below it too) or every remaining lower bound lies above ``level * (1 + margin)``. The statistic
+    returned is then an upper bound on Z, not Z itself."""
     ub = _screen_nb(mu, counts, k, sigma)
-    if ub < level * (1.0 - margin):
+    lo_bar = level * (1.0 - margin)
+    hi_bar = level * (1.0 + margin)
+    if ub < lo_bar:
         return 0, ub
     outlier_mask_nb(mu, k, outlier)
-    z = values[values_nb(mu, D, k, outlier, 0.0, values)]
-    if z > level * (1.0 + margin):
-        return 1, z
-    if z < level * (1.0 - margin):
-        return 0, z
+    n = mu.shape[0]
+    dmin = D[0]
+    for i in range(1, n):
+        if D[i] < dmin:
+            dmin = D[i]
+    lb = np.empty(n)
+    isotropic_values_nb(mu, k, lb)
+    for i in range(n):
+        lb[i] *= dmin * (1.0 - PRUNE_SLACK)
+    order = np.argsort(lb, kind="mergesort")
+    z = math.inf
+    for r in range(n):
+        j = order[r]
+        if lb[j] > hi_bar:
+            break
+        v = arm_value_nb(mu, D, j, k, outlier[j])
+        if v < z:
+            z = v
+        if z < lo_bar:
+            return 0, z
+    if z > hi_bar:
+        return 1, min(z, ub)
     return 2, z
 
 
