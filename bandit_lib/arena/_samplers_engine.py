@@ -17,7 +17,9 @@ stop) is plain Python.
 inner solver of :mod:`~bandit_lib.arena.lower_bound`). A fast engine computes the same screen and
 statistic in numba with its own solver; when its statistic lies within a relative
 :data:`STOP_MARGIN` of the threshold, or with a threshold other than the default KK21 Gaussian one,
-it hands the check back to Python, which calls ``should_stop`` itself. Away from the threshold the
+it hands the check back to Python, which calls ``should_stop`` itself (the fast check solves arms
+in increasing order of a lower bound and exits at the first value below the threshold, so it
+usually solves few arms). Away from the threshold the
 two solvers agree far inside the margin (both are certified global minimisers), so the decision is
 the reference's; the tests run with ``margin=inf`` (every check by ``should_stop``) and ``margin=0``
 (none) and compare both with the reference.
@@ -247,7 +249,9 @@ def values_nb(mu, D, k, outlier, radius, values):
     exact values (:func:`bandit_lib.arena.secular.arm_value_nb`) are computed in increasing order of
     that lower bound, until it exceeds ``1 + radius`` times the smallest value found: every later arm
     is then provably outside. The argmin and the arms within the radius are those of solving all n
-    arms; at n = 200 on a planted instance, two to a few exact solves replace 200.
+    arms. With one arm much closer to the threshold than the others (the capped benchmark cells) a
+    few solves replace n; near the optimal allocation, where the binding values tie, and while
+    most arms have one pull (D_min small), little is saved.
     """
     n = mu.shape[0]
     dmin = D[0]

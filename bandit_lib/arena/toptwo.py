@@ -28,7 +28,7 @@ or, with ``sub_gaussian=None``, a Gaussian tape's own sigma.
      6      if U is not empty: pull argmin_{i in U} N_i
      7      else
      8          if t >= next:                                                  # lazy re-solving
-     9              V_j <- V_j(N) for every j; leader <- argmin_j V_j; lam* <- minimiser of V_leader
+     9              leader <- argmin_j V_j(N); lam* <- minimiser of V_leader
     10              g_i <- d(mu_hat_i, lam*_i); challenger <- argmax_{i != leader} g_i
     11              next <- t + every
     12          L(leader) <- L(leader) + 1
@@ -43,11 +43,20 @@ whose side is least certain; the challenger is the other arm that the most confu
 :math:`\lambda^*` moves most (in divergence), i.e. the arm whose next pull raises :math:`V_{j^*}`
 most besides the leader's own.
 
-**Lazy re-solving** (``every``). Line 9 costs n inner solves (each O(n) with the secular solver), so
-the leader and challenger are recomputed only every ``every`` pulls (default n: O(n) amortised work
-per pull) and kept in between; L still counts every non-forced step. The stop is checked every
-``check_every`` pulls (default n, as the suite's Track-and-Stop). The GLR threshold is time-uniform
-and valid for any allocation, so neither schedule touches delta-correctness.
+**Lazy re-solving** (``every``). Line 9 needs the smallest of n inner values (the secular solver
+of :mod:`~bandit_lib.arena.secular`, O(n) arithmetic per arm but a few hundred passes: about 0.1 ms
+per arm at n = 20 and 1 ms at n = 200). Arms are solved in increasing order of a closed-form lower
+bound (:func:`~bandit_lib.arena._samplers_engine.values_nb`), and those whose bound exceeds the
+smallest value found are skipped: the same leader, usually far fewer solves, except near the optimal
+allocation, where the binding values tie and most arms must be solved. So the leader and
+challenger are recomputed only every ``every`` pulls and kept in between (L still counts every
+non-forced step). Default ``every = n``, i.e. at most one inner solve per arm per n pulls. Measured
+(2-core machine shared with other jobs) on the planted cells at n = 20, c = 0, 1, 2: every = n gives
+125 080 / 11 220 / 26 160 pulls in 0.45 / 0.40 / 0.21 s; every = 5n gives +5% / -1% / +2% pulls in
+a third of the time; every = 20n, +5% / +1% / +3%. On the planted cell at n = 100 (n = 200) the
+first 10^5 pulls run at about 7 600 (15 000) pulls/s. The stop is checked every ``check_every``
+pulls (default n, as the suite's Track-and-Stop). The GLR threshold is time-uniform and valid for
+any allocation, so neither schedule touches delta-correctness.
 
 **Engines.** ``engine="reference"`` runs the loop above in Python; its sampling decisions use the
 numba pieces of :mod:`~bandit_lib.arena._samplers_engine` (the same functions the fast engine calls)
