@@ -540,7 +540,9 @@ def _normal_arm(mu, D, j, k, out, work):
             found = True
             best = val
             out[:] = work
-    if not found:  # wrong nappe: the roots beyond 1 / Lambda_+, bracketed on _gauss_arm's log grid
+    # wrong nappe: the roots beyond 1 / Lambda_+, bracketed on _gauss_arm's log grid -- unless the apex
+    # is certified as the minimiser (the problem is strictly convex: no other point can do better)
+    if not found and not apex_is_minimiser_nb(mu, D, j, k):
         prev_eta = 0.0
         prev_v = 0.0
         for g in range(481):
