@@ -144,3 +144,68 @@ def test_rr_glr_fast_engine_takes_the_reference_decisions():
 def test_rr_glr_fast_engine_falls_back_to_the_reference_for_bernoulli_kl():
     out = rr_glr(bernoulli_tape([0.1, 0.15, 0.2, 0.25, 0.95], 0), k=K, delta=0.1, cap=50)
     assert out.info["engine"] == "reference"
+
+
+def _tas_case(rng):
+    n = int(rng.integers(3, 13))
+    k = float(rng.uniform(0.5, min(2.5, np.sqrt(n - 1) - 0.1)))
+    y = rng.uniform(0, 1, n)
+    if rng.random() < 0.6:
+        y[rng.integers(n)] = 0.97
+    if rng.random() < 0.3:
+        y = np.round(y * 4) / 4  # ties
+    kw = {
+        "k": k,
+        "delta": float(rng.choice([0.05, 0.3])),
+        "cap": int(rng.choice([n + 1, 200, 3000, 20000])),
+        "tracking": str(rng.choice(["D", "C"])),
+        "check_every": int(rng.choice([1, n])),
+        "weights": "gaussian",
+    }
+    if rng.random() < 0.5:
+        return bernoulli_tape(y, int(rng.integers(2**31))), {**kw, "sub_gaussian": 0.5}
+    return gaussian_tape(y, 0.3, int(rng.integers(2**31))), kw
+
+
+def test_track_and_stop_fast_engine_takes_the_reference_decisions():
+    rng = np.random.default_rng(2016)
+    capped, tracks, checks = [], set(), set()
+    for case in range(44):
+        tape, kw = _tas_case(rng)
+        if case % 11 == 0:  # a custom threshold: evaluated in Python at every check
+            kw["threshold"] = lambda t, n, delta: 2.0 * n + np.log(t / delta)
+        ref = track_and_stop(tape.rewind(), engine="reference", **kw)
+        fast = track_and_stop(tape.rewind(), engine="fast", **kw)
+        assert ref.same_decisions(fast), (case, kw, ref, fast)
+        assert fast.info["engine"] == "fast" and fast.info["w_updates"] == ref.info["w_updates"]
+        capped.append(ref.capped)
+        tracks.add(kw["tracking"])
+        checks.add(kw["check_every"] == 1)
+    assert 0 < sum(capped) < len(capped) and tracks == {"D", "C"} and checks == {True, False}, capped
+
+
+def test_track_and_stop_fast_engine_falls_back_to_the_reference():
+    mb = [0.1, 0.15, 0.2, 0.25, 0.95]
+    assert track_and_stop(bernoulli_tape(mb, 0), k=K, delta=0.1, cap=30).info["engine"] == "reference"  # exact weights
+    out = track_and_stop(bernoulli_tape(mb, 0), k=K, delta=0.1, cap=30, weights="gaussian")  # kl stop
+    assert out.info["engine"] == "reference"
+    with pytest.raises(ValueError, match="engine='slow'"):
+        track_and_stop(bernoulli_tape(mb, 0), k=K, delta=0.1, weights="gaussian", engine="slow")
+
+
+@pytest.mark.slow
+def test_track_and_stop_fast_engine_is_delta_correct():
+    """1000 runs at n = 5 (the suite's settings: 1/2-sub-Gaussian Bernoulli, Gaussian target,
+    checks once per n pulls): no error expected (the threshold is conservative)."""
+    from bandit_lib.runner import Instance
+
+    means = (0.1, 0.2, 0.3, 0.25, 0.9)
+    truth = ksigma_outliers(np.array(means), 1.2)
+    outs = [
+        track_and_stop(
+            Instance(means).tape(seed), k=1.2, delta=0.1, weights="gaussian", sub_gaussian=0.5, check_every=5
+        )
+        for seed in range(1000)
+    ]
+    assert all(o.info["engine"] == "fast" and not o.capped for o in outs)
+    assert sum(not np.array_equal(o.output, truth) for o in outs) == 0

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 from scipy import optimize
 
+from bandit_lib.arena import lower_bound as lb
 from bandit_lib.arena.lower_bound import (
     arm_values,
     fixed_threshold_bound,
@@ -300,3 +301,70 @@ def test_bernoulli_normal_arm_values_match_brute_force_at_and_off_the_apex(seed)
             assert av.values[j] < apex_val * (1 - 1e-9)  # strictly better off the apex
     if seed == 0:
         assert kinds == {True, False}, kinds  # both cases occur
+
+
+def _with_solver(monkeypatch, solver, call):
+    monkeypatch.setattr(lb, "GAUSS_SOLVER", solver)
+    try:
+        return call()
+    finally:
+        monkeypatch.setattr(lb, "GAUSS_SOLVER", "secular")
+
+
+def test_the_secular_path_gives_the_eigh_values_and_certifies_its_apexes(monkeypatch):
+    """arm_values' Gaussian path (secular solver) against the eigendecomposition reference; every
+    apex it returns for a normal arm passes the dual-cone test (so nothing falls back) and is the
+    reference's minimum too."""
+    from bandit_lib.arena.secular import apex_is_minimiser_nb
+
+    rng = np.random.default_rng(2021)
+    apexes = 0
+    for _ in range(200):
+        n = int(rng.integers(3, 25))
+        k = float(rng.uniform(0.3, min(2.5, math.sqrt(n - 1) - 0.1)))
+        mu = rng.normal(size=n)
+        if rng.random() < 0.4:
+            mu[rng.integers(n)] += float(rng.choice([-1, 1])) * rng.uniform(2, 6)
+        if rng.random() < 0.2:
+            mu = np.round(mu * 2) / 2
+        w = rng.dirichlet(np.ones(n)) if rng.random() < 0.7 else rng.integers(1, 4, n).astype(float)
+        sigma = float(rng.choice([1.0, 0.5]))
+        fast = arm_values(mu, w, k, sigma=sigma)
+        ref = _with_solver(monkeypatch, "eigh", lambda: arm_values(mu, w, k, sigma=sigma))
+        scale = float(np.sum(w / (2 * sigma**2) * (mu - mu.mean()) ** 2))
+        np.testing.assert_allclose(fast.values, ref.values, rtol=1e-9, atol=1e-12 * scale)
+        np.testing.assert_array_equal(fast.lower, fast.values)
+        assert "apex_fallback" not in fast.info
+        for j in np.flatnonzero(~fast.outlier):
+            if fast.lambdas[j].max() == fast.lambdas[j].min():
+                apexes += 1
+                assert apex_is_minimiser_nb(mu, w / (2 * sigma**2), j, k)
+    assert apexes >= 10
+
+
+def test_the_apex_certificate_rejects_an_apex_that_is_not_the_minimum():
+    from bandit_lib.arena.secular import apex_is_minimiser_nb
+
+    mu = np.array([0.0, 0.1, 0.2, 0.3, 3.0])  # arm 3 is normal and near the top: the apex is far from optimal
+    assert not apex_is_minimiser_nb(mu, np.ones(5), 3, 1.5)
+    assert apex_is_minimiser_nb(-mu, np.ones(5), 4, 1.5)  # a low outlier's normal arm: the apex is optimal
+
+
+@pytest.mark.parametrize("n", [5, 8, 20])
+def test_optimal_weights_and_certified_lower_T_agree_with_the_eigh_path(monkeypatch, n):
+    from bandit_lib.arena.lower_bound import certified_lower_T
+
+    rng = np.random.default_rng(n)
+    mu = rng.uniform(0.1, 0.6, n)
+    mu[0] = 0.95
+    k = 1.2 if n == 5 else 1.5
+    cert = certified_lower_T(mu, k, divergence="bernoulli")
+    cert_ref = _with_solver(monkeypatch, "eigh", lambda: certified_lower_T(mu, k, divergence="bernoulli"))
+    assert cert[0] == pytest.approx(cert_ref[0], rel=1e-6)
+    cert_g = certified_lower_T(mu, k, divergence="gaussian", sigma=0.5)
+    cert_g_ref = _with_solver(monkeypatch, "eigh", lambda: certified_lower_T(mu, k, divergence="gaussian", sigma=0.5))
+    assert cert_g[0] == pytest.approx(cert_g_ref[0], rel=1e-6)
+    if n <= 8:  # (the cutting-plane LP, not the inner solver, makes n = 20 take ~40 s)
+        ch = optimal_weights(mu, k, sigma=0.5, rtol=1e-7)
+        ch_ref = _with_solver(monkeypatch, "eigh", lambda: optimal_weights(mu, k, sigma=0.5, rtol=1e-7))
+        assert ch.T_star == pytest.approx(ch_ref.T_star, rel=1e-6)

@@ -14,6 +14,12 @@ from bandit_lib.arena.secular import (
 )
 
 
+@pytest.fixture(autouse=True)
+def _eigh_reference(monkeypatch):
+    """lower_bound's arm values through the eigendecomposition (_gauss_arm): the reference here."""
+    monkeypatch.setattr(lb, "GAUSS_SOLVER", "eigh")
+
+
 def _scale(mu, w, sigma=1.0):
     """A value scale for the absolute tolerance: sum_i D_i (mu_i - mean)^2."""
     c = mu - mu.mean()

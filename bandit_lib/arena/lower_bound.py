@@ -53,6 +53,21 @@ of :math:`f\pm\eta q`; then :math:`q(\lambda(\eta))=\sum_k\Lambda_kz_k^2/(1\pm\e
   (all :math:`\lambda_i` equal, the only non-regular point) is always a candidate; if no
   KKT root is found, a convex SLSQP solve is the fallback (counted in ``info``).
 
+*Which solver runs.* The linear algebra above is the reference (:func:`_gauss_arm`, one
+eigendecomposition per arm). :func:`arm_values`, :func:`optimal_weights`, :func:`certified_lower_T`
+and the Bernoulli starts call the O(n) secular solver of :mod:`bandit_lib.arena.secular` instead
+(same case analysis, Woodbury instead of eigh; :data:`GAUSS_SOLVER` = ``"eigh"`` switches back, as
+the tests do to compare: values equal to a relative 1e-9). Certification is unchanged, with one
+case made explicit: where no KKT root is found and the apex is the best candidate, the secular
+solver returns the apex without an SLSQP confirmation. The apex lies in :math:`A_j`, so its value is
+always an upper bound on :math:`V_j`; it is *certified* as the minimum only when
+:func:`~bandit_lib.arena.secular.apex_is_minimiser_nb` holds (the apex's gradient lies in the
+dual cone of :math:`K_j`, an exact O(n) optimality test), and where that test fails the arm is
+re-solved by :func:`_gauss_arm` (SLSQP fallback included; counted in ``info["apex_fallback"]``).
+So ``ArmValues.lower`` and ``Characteristic.bracket`` certify what they certified before. (On 400
+random instances, the test passed on every one of the 101 apex cases.) The normal arm's KKT root
+(and its wrong-nappe roots on the log grid) is certified as before: a KKT point of a convex problem.
+
 *Bernoulli* (:math:`f(\lambda)=\sum_iw_i\,\mathrm{kl}(\mu_i,\lambda_i)`, :math:`\mu\in(0,1)^n`):
 the apex (all :math:`\lambda_i` equal to :math:`a`; :math:`\sum_iw_i\,\mathrm{kl}(\mu_i,a)` is least at the
 w-weighted mean :math:`a=\sum_iw_i\mu_i/\sum_iw_i`) is always a candidate, and SLSQP on
@@ -94,6 +109,13 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy import optimize
 
+from bandit_lib.arena.secular import (  # the argument checks live there: secular sits below this module
+    _check_weights,
+    apex_is_minimiser_nb,
+    arm_minimiser_nb,
+    arm_minimisers_nb,
+    check_k_for,
+)
 from bandit_lib.checks import check_choice, check_int, check_open_unit, check_positive, check_real, check_vector
 from bandit_lib.ksigma import ksigma_threshold
 
@@ -142,17 +164,6 @@ def divergence_values(mu, lam, divergence: str = "gaussian", sigma: float = 1.0)
     return kl_bernoulli(mu, lam)
 
 
-def check_k_for(k, n: int) -> float:
-    """k in (0, sqrt(n - 1)): above sqrt(n - 1) no arm can ever lie above the threshold."""
-    k = check_positive("k", k)
-    if not k < math.sqrt(n - 1):
-        raise ValueError(
-            f"k must be below sqrt(n - 1) = {math.sqrt(n - 1):.6g} for n = {n} arms (no arm can exceed "
-            f"mean + k * std otherwise); got k={k!r}"
-        )
-    return k
-
-
 def _check_problem(mu, k, divergence, sigma, *, closed: bool = False):
     divergence = check_choice("divergence", divergence, DIVERGENCES)
     if divergence == "bernoulli":
@@ -167,18 +178,6 @@ def _check_problem(mu, k, divergence, sigma, *, closed: bool = False):
     sigma = check_positive("sigma", sigma)
     k = check_k_for(k, len(mu))
     return mu, k, divergence, sigma
-
-
-def _check_weights(w, n: int) -> np.ndarray:
-    w = check_vector("w", w, low=0.0)
-    if len(w) != n:
-        raise ValueError(f"w must hold one weight per arm (n = {n}); got len(w)={len(w)}")
-    if not (w > 0).all():
-        i = int(np.flatnonzero(w <= 0)[0])
-        raise ValueError(
-            f"w must be positive (the infimum is taken with every arm weighted); got w[{i}]={float(w[i])!r}"
-        )
-    return w
 
 
 def _gap_sign(mu: np.ndarray, k: float) -> np.ndarray:
@@ -329,6 +328,52 @@ def _gauss_arm(mu: np.ndarray, D: np.ndarray, j: int, k: float, outlier: bool, i
     return vals[i], cands[i]
 
 
+#: The Gaussian inner solver behind :func:`arm_values`, :func:`optimal_weights`,
+#: :func:`certified_lower_T` and the Bernoulli starts: ``"secular"`` (O(n) per arm,
+#: :mod:`bandit_lib.arena.secular`) or ``"eigh"`` (:func:`_gauss_arm`, the eigendecomposition
+#: reference, O(n^3) per arm; tests switch to it to compare).
+GAUSS_SOLVER = "secular"
+
+
+def _gauss_secular(mu: np.ndarray, D: np.ndarray, k: float, outlier: np.ndarray, info: dict):
+    """(values, minimisers) of the Gaussian inner problem for every arm by the secular solver; an apex that :func:`~bandit_lib.arena.secular.apex_is_minimiser_nb`
+    cannot certify is re-solved by :func:`_gauss_arm` (counted in ``info["apex_fallback"]``)."""
+    n = len(mu)
+    values = np.empty(n)
+    lambdas = np.empty((n, n))
+    arm_minimisers_nb(mu, D, k, outlier, values, lambdas)
+    for j in range(n):
+        lam = lambdas[j]
+        if not outlier[j] and lam.max() == lam.min() and not apex_is_minimiser_nb(mu, D, j, k):
+            info["apex_fallback"] = info.get("apex_fallback", 0) + 1
+            values[j], lambdas[j] = _gauss_arm(mu, D, j, k, False, info)
+    return values, lambdas
+
+
+def _gauss_all(mu: np.ndarray, D: np.ndarray, k: float, outlier: np.ndarray, info: dict):
+    """(values, minimisers) of the Gaussian inner problem for every arm, by :data:`GAUSS_SOLVER`."""
+    if GAUSS_SOLVER == "eigh":
+        n = len(mu)
+        values = np.empty(n)
+        lambdas = np.empty((n, n))
+        for j in range(n):
+            values[j], lambdas[j] = _gauss_arm(mu, D, j, k, bool(outlier[j]), info)
+        return values, lambdas
+    return _gauss_secular(mu, D, k, np.asarray(outlier, dtype=bool), info)
+
+
+def _gauss_one(mu: np.ndarray, D: np.ndarray, j: int, k: float, outlier: bool, info: dict):
+    """(value, minimiser) of the Gaussian inner problem for arm j, by :data:`GAUSS_SOLVER`."""
+    if GAUSS_SOLVER == "eigh":
+        return _gauss_arm(mu, D, j, k, outlier, info)
+    lam = np.empty(len(mu))
+    v = arm_minimiser_nb(mu, D, j, k, outlier, lam)
+    if not outlier and lam.max() == lam.min() and not apex_is_minimiser_nb(mu, D, j, k):
+        info["apex_fallback"] = info.get("apex_fallback", 0) + 1
+        return _gauss_arm(mu, D, j, k, False, info)
+    return v, lam
+
+
 def _slsqp(mu, fun, j, k, *, outlier: bool, starts, bounds=None):
     """Best local minimiser of fun over A_j from the given starts (SLSQP), or None."""
     n = len(mu)
@@ -394,7 +439,7 @@ def _bern_arm(mu, w, j, k, outlier, info):
         info["bernoulli_apex"] = info.get("bernoulli_apex", 0) + 1
         return apex_val, apex
     D_loc = w / (2 * mu * (1 - mu))
-    g_val, g_lam = _gauss_arm(mu, D_loc, j, k, outlier, {})
+    g_val, g_lam = _gauss_one(mu, D_loc, j, k, outlier, {})
     starts = [np.clip(g_lam, 1e-6, 1 - 1e-6), apex]
     u = -np.full(n, 1.0 / n)
     u[j] += 1.0
@@ -442,15 +487,13 @@ def _arm_values(mu, w, k, divergence, sigma, fixed_threshold) -> ArmValues:
         values = w * divergence_values(mu, np.full(n, theta), divergence, sigma)
         return ArmValues(values, lambdas, outlier, values.copy(), info)
     outlier = _gap_sign(mu, k)
-    D = w / (2.0 * sigma * sigma)
+    if divergence == "gaussian":
+        values, lambdas = _gauss_all(mu, w / (2.0 * sigma * sigma), k, outlier, info)
+        return ArmValues(values, lambdas, outlier, values.copy(), info)
     for j in range(n):
-        if divergence == "gaussian":
-            values[j], lambdas[j] = _gauss_arm(mu, D, j, k, bool(outlier[j]), info)
-            lower[j] = values[j]
-        else:
-            values[j], lambdas[j] = _bern_arm(mu, w, j, k, bool(outlier[j]), info)
-            # Pinsker: kl >= 2 (x - y)^2, the Gaussian value with sigma^2 = 1/4 (certified for both cases)
-            lower[j] = min(values[j], _gauss_arm(mu, 2.0 * w, j, k, bool(outlier[j]), {})[0])
+        values[j], lambdas[j] = _bern_arm(mu, w, j, k, bool(outlier[j]), info)
+    # Pinsker: kl >= 2 (x - y)^2, the Gaussian value with sigma^2 = 1/4 (certified for both cases)
+    lower = np.minimum(values, _gauss_all(mu, 2.0 * w, k, outlier, {})[0])
     return ArmValues(values, lambdas, outlier, lower, info)
 
 
@@ -502,6 +545,21 @@ def _cut_lp(cuts: list[np.ndarray], n: int) -> optimize.OptimizeResult:
     )
 
 
+def fixed_threshold_weights(
+    mu, k: float, divergence: str = "gaussian", sigma: float = 1.0, *, theta: float | None = None
+) -> np.ndarray | None:
+    r"""The optimal weights with the threshold held fixed at ``theta`` (default :math:`\theta(\mu)`):
+    :math:`w_i\propto1/d(\mu_i,\theta)`, or None when an arm sits on the threshold (some
+    :math:`d(\mu_i,\theta)=0`). The start of :func:`optimal_weights` and of Track-and-Stop's
+    :func:`~bandit_lib.arena.tracking.target_weights`. (Arguments are the caller's, already checked.)"""
+    mu = np.asarray(mu, dtype=np.float64)
+    theta = ksigma_threshold(mu, k) if theta is None else theta
+    d_theta = divergence_values(mu, np.full(len(mu), theta), divergence, sigma)
+    if not (d_theta > 0).all():
+        return None
+    return (1.0 / d_theta) / np.sum(1.0 / d_theta)
+
+
 def optimal_weights(
     mu,
     k: float,
@@ -524,14 +582,11 @@ def optimal_weights(
         av = _arm_values(mu, w, k, divergence, sigma, fixed_threshold)
         return av, np.array([divergence_values(mu, lam, divergence, sigma) for lam in av.lambdas])
 
-    # start: the fixed-threshold optimum at theta(mu), w_i proportional to 1 / d(mu_i, theta)
-    theta = fixed_threshold if fixed_threshold is not None else ksigma_threshold(mu, k)
-    dd = divergence_values(mu, np.full(n, theta), divergence, sigma)
-    if (dd <= 0).any():  # an arm on the threshold: nothing can be certified, T* is infinite
+    w0 = fixed_threshold_weights(mu, k, divergence, sigma, theta=fixed_threshold)
+    if w0 is None:  # an arm on the threshold: nothing can be certified, T* is infinite
         w0 = np.full(n, 1.0 / n)
         av, _ = evaluate(w0)
         return Characteristic(math.inf, w0, av.values, (0.0, 0.0), 0, {"on_threshold": True})
-    w0 = (1.0 / dd) / np.sum(1.0 / dd)
     cuts: list[np.ndarray] = []
     state = {"best": -np.inf, "w": w0, "av": None, "certified": 0.0, "calls": 0}
     cache: dict = {}
@@ -737,8 +792,9 @@ def certified_lower_T(
         iterations += 1
         w = np.maximum(0.5 * (w_lp + w_centre), 1e-12)
         D = w / w.sum() / (2.0 * var)
+        lams = _gauss_all(mu, D, k, outlier, {})[1]
         for j in range(n):
-            lam = _gauss_arm(mu, D, j, k, bool(outlier[j]), {})[1]
+            lam = lams[j]
             for _ in range(refine):
                 r = row(lam)
                 if r is not None:
@@ -747,7 +803,7 @@ def certified_lower_T(
                     break
                 # kl(mu, lam) is closer to (mu - lam)^2 / (2 v) with v at the midpoint than at mu
                 mid = np.clip(0.5 * (mu + lam), 1e-6, 1 - 1e-6)
-                lam = _gauss_arm(mu, w / w.sum() / (2.0 * mid * (1 - mid)), j, k, bool(outlier[j]), {})[1]
+                lam = _gauss_one(mu, w / w.sum() / (2.0 * mid * (1 - mid)), j, k, bool(outlier[j]), {})[1]
         new_upper, w_lp = lp()
         stale = stale + 1 if upper - new_upper <= rtol * upper else 0
         upper = min(upper, new_upper)

@@ -36,7 +36,9 @@ Both ends are found by bisection on that test, and the secular root by bisection
 ends), so the result does not depend on any library version. The normal arm's wrong-nappe search uses
 ``_gauss_arm``'s log grid :math:`\eta=(1+10^{-12..12})/\Lambda_+` (481 points). One difference:
 when no KKT root is found and the apex is the best candidate, ``_gauss_arm`` confirms it with a
-convex SLSQP solve; here the apex is returned.
+convex SLSQP solve; here the apex is returned (a point of :math:`A_j`, so its value is an upper
+bound on :math:`V_j`), and :func:`apex_is_minimiser_nb` certifies in O(n) whether it is the
+minimum (``lower_bound`` falls back to ``_gauss_arm`` where it is not).
 
 **Isotropic closed form** (:func:`isotropic_values_nb`, all weights equal, :math:`D=dI`). In centred
 coordinates :math:`c=P\mu` the set :math:`K_j` is the circular cone around :math:`u_j` with
@@ -538,7 +540,9 @@ def _normal_arm(mu, D, j, k, out, work):
             found = True
             best = val
             out[:] = work
-    if not found:  # wrong nappe: the roots beyond 1 / Lambda_+, bracketed on _gauss_arm's log grid
+    # wrong nappe: the roots beyond 1 / Lambda_+, bracketed on _gauss_arm's log grid -- unless the apex
+    # is certified as the minimiser (the problem is strictly convex: no other point can do better)
+    if not found and not apex_is_minimiser_nb(mu, D, j, k):
         prev_eta = 0.0
         prev_v = 0.0
         for g in range(481):
@@ -679,8 +683,84 @@ def isotropic_values_nb(mu, k, out_values):
     return best
 
 
+@njit(cache=True)
+def arm_minimisers_nb(mu, D, k, outlier_mask, out_values, out_lams):
+    """Every V_j into out_values and a minimiser of each into the rows of out_lams; returns the
+    lowest index of the smallest value."""
+    n = mu.shape[0]
+    mc, m = _centred(mu)
+    out = np.empty(n)
+    work = np.empty(n)
+    work2 = np.empty(n)
+    best = 0
+    for j in range(n):
+        out_values[j] = _arm(mc, D, j, k, outlier_mask[j], out, work, work2)
+        for i in range(n):
+            out_lams[j, i] = out[i] + m
+        if out_values[j] < out_values[best]:
+            best = j
+    return best
+
+
+@njit(cache=True)
+def apex_is_minimiser_nb(mu, D, j, k):
+    r"""Whether the apex :math:`a\mathbf 1` (:math:`a=\sum_iD_i\mu_i/\sum_iD_i`) minimises
+    :math:`(\lambda-\mu)^\top D(\lambda-\mu)` over the normal arm's cone :math:`K_j`: a certificate
+    in O(n) for the case where the solver finds no KKT root and returns the apex.
+
+    :math:`K_j` is convex and the objective strictly convex, so the apex is the minimiser iff
+    :math:`g=\nabla f(a\mathbf 1)/2=D(a\mathbf 1-\mu)` lies in the dual cone of :math:`K_j` (the
+    tangent cone at the apex is :math:`K_j` itself). :math:`g` is centred (:math:`\mathbf 1^\top g=0`
+    by the choice of a), and in the centred space :math:`K_j` is the circular cone of half-angle
+    :math:`\beta`, :math:`\cos\beta=k/\sqrt{n-1}`, around :math:`u_j`, whose dual is the circular
+    cone of half-angle :math:`\pi/2-\beta`: the test is :math:`g_j\ge0` and
+    :math:`n\,g_j^2\ge(n-1-k^2)\|g\|^2`. Exact arithmetic would make it an iff; in floating point
+    a failure within rounding is possible only when the apex is (within rounding) on the edge of
+    optimality, and callers treat a failure as "not certified"."""
+    n = mu.shape[0]
+    sd = 0.0
+    sdm = 0.0
+    for i in range(n):
+        sd += D[i]
+        sdm += D[i] * mu[i]
+    a = sdm / sd
+    gm = 0.0
+    for i in range(n):
+        gm += D[i] * (a - mu[i])
+    gm /= n
+    gg = 0.0
+    for i in range(n):
+        d = D[i] * (a - mu[i]) - gm
+        gg += d * d
+    gj = D[j] * (a - mu[j]) - gm
+    return gj >= 0.0 and n * gj * gj >= (n - 1.0 - k * k) * gg
+
+
 # ------------------------------------------------------------------------------------------
 # Python wrappers
+
+
+def check_k_for(k, n: int) -> float:
+    """k in (0, sqrt(n - 1)): above sqrt(n - 1) no arm can ever lie above the threshold."""
+    k = check_positive("k", k)
+    if not k < math.sqrt(n - 1):
+        raise ValueError(
+            f"k must be below sqrt(n - 1) = {math.sqrt(n - 1):.6g} for n = {n} arms (no arm can exceed "
+            f"mean + k * std otherwise); got k={k!r}"
+        )
+    return k
+
+
+def _check_weights(w, n: int) -> np.ndarray:
+    w = check_vector("w", w, low=0.0)
+    if len(w) != n:
+        raise ValueError(f"w must hold one weight per arm (n = {n}); got len(w)={len(w)}")
+    if not (w > 0).all():
+        i = int(np.flatnonzero(w <= 0)[0])
+        raise ValueError(
+            f"w must be positive (the infimum is taken with every arm weighted); got w[{i}]={float(w[i])!r}"
+        )
+    return w
 
 
 def _outlier_mask(mu: np.ndarray, k: float) -> np.ndarray:
@@ -691,8 +771,6 @@ def _outlier_mask(mu: np.ndarray, k: float) -> np.ndarray:
 def arm_values_fast(mu, w, k: float, *, sigma: float = 1.0) -> tuple[np.ndarray, int]:
     """(V_j for every arm, the lowest index of the smallest) for Gaussian arms with weights w and
     standard deviation sigma: the values of ``lower_bound.arm_values(..., divergence="gaussian")``."""
-    from bandit_lib.arena.lower_bound import _check_weights, check_k_for
-
     mu = check_vector("mu", mu, min_length=2)
     w = _check_weights(w, len(mu))
     k = check_k_for(k, len(mu))
@@ -704,8 +782,6 @@ def arm_values_fast(mu, w, k: float, *, sigma: float = 1.0) -> tuple[np.ndarray,
 
 def isotropic_values(mu, k: float, d: float = 1.0) -> tuple[np.ndarray, int]:
     """(V_j, argmin) when every weight is equal (D = d I), by the closed form."""
-    from bandit_lib.arena.lower_bound import check_k_for
-
     mu = check_vector("mu", mu, min_length=2)
     k = check_k_for(k, len(mu))
     d = check_positive("d", d)
@@ -715,7 +791,10 @@ def isotropic_values(mu, k: float, d: float = 1.0) -> tuple[np.ndarray, int]:
 
 
 __all__ = [
+    "apex_is_minimiser_nb",
+    "check_k_for",
     "arm_minimiser_nb",
+    "arm_minimisers_nb",
     "arm_value_nb",
     "arm_values_fast",
     "arm_values_nb",
