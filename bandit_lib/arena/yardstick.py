@@ -52,7 +52,7 @@ from numba import njit
 from scipy import optimize
 
 from bandit_lib.arena.lower_bound import _check_problem, _cut_lp, _gap_sign, divergence_values, kl_bernoulli
-from bandit_lib.arena.secular import _arm, _centred, _cj, _f, _halfspace, _lam, _pd, _q
+from bandit_lib.arena.secular import _arm, _centred, _cj, _f, _halfspace, _lam, _pd, _q, _ss
 from bandit_lib.checks import check_int, check_positive
 
 #: Bernoulli alternatives stay in [BOX, 1 - BOX]
@@ -386,9 +386,10 @@ def gaussian_bracket(
 
     def lp():
         t0 = time.perf_counter()
-        out = _lp_dual(np.array(rows))
+        scale = 1.0 / best["F"]  # HiGHS's tolerances are absolute: rows of order 1
+        value, w_lp, p = _lp_dual(np.array(rows) * scale)
         info["lp_s"] += time.perf_counter() - t0
-        return out
+        return value / scale, w_lp, p
 
     evaluate((1.0 / dd) / np.sum(1.0 / dd))
     upper, w_lp, p = lp()
@@ -403,6 +404,7 @@ def gaussian_bracket(
         w_centre = 0.5 * (best["w"] + w_centre)
     t0 = time.perf_counter()
     lambdas = np.array(lams)
+    p = np.concatenate([p, np.zeros(len(lams) - len(p))])  # p may come from an LP over fewer cuts
     keep = p > 0
     T_lo = mixture_certificate(mu, k, lambdas[keep], p[keep], sigma=sigma)
     T_hi = 1.0 / best["F"]
@@ -658,16 +660,22 @@ def _evaluate_nb(mu, D, k, outlier, eta, slack, screen_steps, steps, values, kin
             break
         s = 1.0 if outlier[j] else -1.0
         if not outlier[j]:
-            values[j] = max(values[j], _normal_bound(mc, D, j, k, sd, HS_ITERS, out, work))
-            kind[j] = 1
+            v = _normal_bound(mc, D, j, k, sd, HS_ITERS, out, work)
+            # tight when the last projection lies on the cone (q = 0, c_j > 0); else solve exactly
+            if abs(_q(out, j, k)) <= 1e-9 * k * k * _ss(out) and _cj(out, j) > 0.0:
+                values[j] = max(values[j], v)
+                kind[j] = 1
+            else:
+                values[j] = _arm(mc, D, j, k, False, out, work, work2)
+                kind[j] = 2
             cur = min(cur, values[j])
             continue
         v, e2 = _refine(mc, D, j, k, outlier[j], eta[j], steps, out, work)
         tight = False
         if e2 > 0.0:
             eta[j] = e2
-            qv = _q(out, j, k)
-            tight = abs(e2 * qv) <= 1e-9 * v and (outlier[j] or _cj(out, j) > 0.0)
+            # tight: the dual point is (nearly) on q = 0, a scale-free test
+            tight = abs(_q(out, j, k)) <= 1e-9 * k * k * _ss(out) and (outlier[j] or _cj(out, j) > 0.0)
         if tight:
             values[j] = v
             kind[j] = 1
