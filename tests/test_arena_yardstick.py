@@ -146,3 +146,38 @@ def test_box_values_match_a_brute_force_search_on_small_instances():
         )
         assert values[j] <= cost.min() + 1e-12
         assert values[j] == pytest.approx(polished, rel=1e-6)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_screened_evaluation_is_a_tight_lower_bound_on_F(seed):
+    """_evaluate_nb's F (dual bounds, exact solves only where needed) never exceeds the exact
+    min_j V_j of the secular solver, and matches it to 1e-8, on planted- and window-like means."""
+    from bandit_lib.arena.lower_bound import _gap_sign
+    from bandit_lib.arena.secular import arm_values_fast
+    from bandit_lib.arena.yardstick import _evaluate_nb
+
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(10, 60))
+    mu = rng.uniform(0, 0.5, n) if seed % 2 else rng.uniform(0, 1, n)
+    if seed % 2:
+        mu[: 1 + seed // 3] = rng.uniform(0.8, 1.0, 1 + seed // 3)
+    k = 2.0
+    w = rng.dirichlet(np.ones(n))
+    exact, _ = arm_values_fast(mu, w, k, sigma=0.5)
+    values, kind = np.empty(n), np.zeros(n, dtype=np.int64)
+    F = _evaluate_nb(mu, w / 0.5, k, _gap_sign(mu, k), np.zeros(n), 0.05, 3, 12, values, kind)
+    assert F <= exact.min() * (1 + 1e-12)
+    assert F == pytest.approx(exact.min(), rel=1e-8)
+    assert (values <= exact * (1 + 1e-10)).all()
+
+
+@pytest.mark.parametrize("family,case", [("planted", 1), ("window", 0)])
+def test_gaussian_bracket_contains_T_star_on_suite_instances(family, case):
+    from bandit_lib.arena.suite import instance
+
+    c = instance(family, 20, case)
+    lo, hi, _, cert = gaussian_bracket(c.means, c.k, rtol=1e-2)
+    t_star = optimal_weights(c.means, c.k, sigma=0.5, rtol=1e-6).T_star
+    assert lo <= t_star * (1 + 1e-6) and t_star <= hi * (1 + 1e-6)
+    assert lo >= 0.99 * hi * (1 - 1e-9)
+    assert all(is_alternative(c.means, c.k, lam, margin=1e-12) for lam in cert.lambdas)
