@@ -3,8 +3,18 @@
 import numpy as np
 import pytest
 
+from bandit_lib.arena import suite as sx
 from bandit_lib.arena.lower_bound import kl_delta, single_arm_bound
-from bandit_lib.arena.suite import DELTA, DETECTORS, INSTANCES, PLANTED_MIN_GAP, instance, run_detector, yardstick
+from bandit_lib.arena.suite import (
+    DELTA,
+    DETECTORS,
+    GAUSS_RTOL,
+    INSTANCES,
+    PLANTED_MIN_GAP,
+    instance,
+    run_detector,
+    yardstick,
+)
 from bandit_lib.ksigma import ksigma_gaps, ksigma_outliers
 from bandit_lib.runner import Instance
 from bandit_lib.seeding import derive
@@ -25,32 +35,51 @@ def test_instances_are_named_by_family_n_and_case():
 
 def test_yardstick_is_the_best_certified_bound_times_kl():
     cell = instance("planted", 200, 1)  # beyond CERTIFY_MAX_N: the single-arm bound alone
-    st = yardstick(cell)
+    st = yardstick(cell, gauss=False)
     t1 = single_arm_bound(cell.means, cell.k, divergence="bernoulli")
     assert st["T1"] == t1 and st["bound"] == pytest.approx(t1 * kl_delta(DELTA)) and st["bound_kind"] == "single-arm"
     assert st["n_outliers"] == ksigma_outliers(cell.means, cell.k).size and np.isnan(st["T_cert"])
-    # at n = 20 the certificate tightens it, and the Gaussian upper value lies above both
+    assert np.isnan(st["G_lo"]) and np.isnan(st["T_upper"])
+    # at n = 20 the certificate tightens it, and the Gaussian bracket (an upper value of the
+    # Bernoulli T*, by Pinsker) lies above both, within GAUSS_RTOL
     small = yardstick(instance("planted", 20, 1))
-    assert small["T1"] < small["T_cert"] == small["T_lower"] < small["T_upper"]
+    assert small["T1"] < small["T_cert"] == small["T_lower"] < small["G_lo"] <= small["G_hi"] == small["T_upper"]
+    assert small["G_lo"] >= (1 - GAUSS_RTOL) * small["G_hi"]
     assert (
         small["bound"] == pytest.approx(small["T_cert"] * kl_delta(DELTA)) and small["bound_kind"] == "cutting planes"
     )
 
 
-def test_planted_cases_keep_the_draws_above_the_gap_floor_and_window_has_no_bound():
+def test_planted_cases_keep_the_draws_above_the_gap_floor_and_window_gets_a_box_bound():
     gaps = [ksigma_gaps(instance("planted", 20, c).means, 2.5).min() for c in range(3)]
     assert min(gaps) >= PLANTED_MIN_GAP
     # draw 2 of the generator at n = 20 has Delta_min 0.012: it is skipped, so case 2 is draw 3
     assert np.array_equal(
         instance("planted", 20, 2).means, planted_outliers(20, 2.5, derive(INSTANCES, "planted", 20, 3)).means
     )
-    st = yardstick(instance("window", 50, 0))
-    assert st["T1"] == 0 and np.isnan(st["bound"]) and st["bound_kind"] == "none" and st["n_outliers"] == 0
-    hcb = yardstick(instance("hcb", 722, 0))  # error rates of exactly 0 are taken as they are
+    # the window family: no arm can change side alone (T1 = 0), but moving several arms inside
+    # [0, 1] gives a positive certified bound, below the Gaussian upper value
+    st = yardstick(instance("window", 20, 0))
+    assert st["T1"] == 0 and st["n_outliers"] == 0 and st["bound_kind"] == "box cutting planes"
+    assert 0 < st["T_box"] == st["T_lower"] < st["T_upper"] and st["bound"] > 0
+    hcb = yardstick(instance("hcb", 722, 0), gauss=False)  # error rates of exactly 0 are taken as they are
     assert hcb["T1"] > 0 and hcb["bound_kind"] == "single-arm"
 
 
-@pytest.mark.parametrize("name", ["RR (Agresti–Coull)", "WRR (Agresti–Coull)", "NRR (heuristic)", "RR (Hoeffding)"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "RR (Agresti–Coull)",
+        "WRR (Agresti–Coull)",
+        "NRR (heuristic)",
+        "RR (Hoeffding)",
+        "RR (anytime CS)",
+        "RR-GLR",
+        "D-Tracking",
+        "Top-Two",
+        "Frank–Wolfe",
+    ],
+)
 def test_run_detector_gives_one_reproducible_row(name):
     cell = instance("planted", 20, 0)
     tape = Instance(cell.means).tape(np.random.SeedSequence(5))
@@ -62,3 +91,15 @@ def test_run_detector_gives_one_reproducible_row(name):
         assert row["correct"]
     with pytest.raises(ValueError, match="detector"):
         run_detector("UCB", cell, tape.rewind())
+
+
+def test_the_full_plan_runs_every_detector_ten_times_per_cell_and_a_delta_correct_one_at_ten_thousand_arms():
+    from bandit_lib.arena import experiments as ax
+
+    units = ax.plan_suite("full")
+    assert all(u.params["runs"] >= 10 for u in units)
+    big = {d for u in units if u.params["n"] == 10_000 for d in u.params["detectors"]}
+    assert any(DETECTORS[d].delta_correct for d in big), big
+    # every detector the book adds is checked for delta-correctness
+    assert set(ax.CORRECTNESS_RUNS["full"]) == set(sx.GLR) | set(sx.ANYTIME)
+    assert all(r >= 1000 for r in ax.CORRECTNESS_RUNS["full"].values())

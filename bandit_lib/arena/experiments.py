@@ -3,14 +3,14 @@
 Experiments (full profile = the chapter's scale; quick = the notebook's smoke test):
 
 * ``suite``: every (family, n, case) of :mod:`bandit_lib.arena.suite`, every detector allowed at
-  that n, ``runs`` runs each on shared tapes (every detector of a run reads the same rewards); the
-  GLR pair (pure Python, minutes per run at n = 20) in units of their own at n = 20;
+  that n, ``runs`` runs each (at least 10) on shared tapes (every detector of a run reads the same
+  rewards, whatever unit it runs in); the classic detectors and the book's own in units of their own;
 * ``bounds``: the yardstick of every cell of the suite (:func:`bandit_lib.arena.suite.yardstick`):
   the single-arm bound, and up to 50 arms the cutting-plane certificate and the Gaussian upper value;
   on one cell (``EXACT``) also the exact Bernoulli T* bracket of the cutting-plane LP
   (:func:`~bandit_lib.arena.lower_bound.optimal_weights`), to show how tight the certified bounds are;
-* ``correctness``: RR-GLR and Track-and-Stop, 1000 independent runs each on one n = 5 Bernoulli
-  instance, error rate against delta.
+* ``correctness``: every detector the book adds (the GLR stop under its four samplers, the
+  anytime-CS pair), 1000 independent runs each on one n = 5 Bernoulli instance, error rate against delta.
 
 The per-unit costs behind the plan were measured on this suite (``SKIP``); the chapter states the
 wall time of the whole plan.
@@ -18,12 +18,13 @@ wall time of the whole plan.
 
 from __future__ import annotations
 
+import re
 import time
 
 import numpy as np
 
 from bandit_lib.arena.lower_bound import kl_delta, optimal_weights, single_arm_bound
-from bandit_lib.arena.suite import DELTA, DETECTORS, INSTANCES, instance, run_detector, yardstick
+from bandit_lib.arena.suite import ANYTIME, DELTA, DETECTORS, GLR, INSTANCES, instance, run_detector, yardstick
 from bandit_lib.infra.experiment import Experiment, Figure, Unit
 from bandit_lib.ksigma import ksigma_gaps, ksigma_outliers
 from bandit_lib.runner import Instance
@@ -32,19 +33,20 @@ from bandit_lib.seeding import derive
 ENTROPY = 20261124
 CHAPTER = "notebooks/arena"
 
-# (family, n, cases, runs) per profile. The full plan fits the chapter's 15-minute budget on two
-# cores with the correctness experiment beside it; hcb has one instance (n = 722).
+# (family, n, cases, runs) per profile: at least 10 runs per cell for every detector (ZHUANG17 and
+# ADE20 average 10 runs of 10 cases; the cases here are fewer, see the chapter's notes); hcb has
+# one instance (n = 722)
 SUITE = {
-    "quick": [("planted", 20, 1, 1), ("planted", 1000, 1, 1)],
+    "quick": [("planted", 20, 1, 1), ("planted", 200, 1, 1)],
     "full": [
-        ("planted", 20, 3, 5),
-        ("planted", 50, 3, 3),
-        ("planted", 100, 2, 2),
-        ("planted", 200, 2, 2),
-        ("planted", 1000, 3, 2),
-        ("window", 100, 2, 2),
-        ("hcb", 722, 1, 3),
-        ("large", 10_000, 1, 3),
+        ("planted", 20, 3, 10),
+        ("planted", 50, 2, 10),
+        ("planted", 100, 2, 10),
+        ("planted", 200, 2, 10),
+        ("planted", 1000, 2, 10),
+        ("window", 100, 2, 10),
+        ("hcb", 722, 1, 10),
+        ("large", 10_000, 1, 10),
     ],
 }
 #: the quick profile's case (case 1 at n = 20 is the cheap one: Delta_min 0.13)
@@ -52,21 +54,25 @@ QUICK_CASE = 1
 #: detectors left out where one run costs more than the budget allows, measured per run on the
 #: suite's cases: IB 9.9 s at n = 200 (0.4 s at n = 100); ADE about 25 s at n = 1000 (3.7 s at 200);
 #: RR with Hoeffding intervals more than 150 s at n = 10^4 (2.8 s at n = 1000, WRR 3.3 s); IB at
-#: n = 722 would cost more than at n = 200
+#: n = 722 would cost more than at n = 200; RR-GLR 15 s on HCB (6e8 pulls); WRR with anytime
+#: confidence sequences 33-35 s at n = 10^4 (7e8 pulls and more; RR with them: 1-3 s)
 SKIP = {
     200: ("IB",),
-    722: ("IB",),
+    722: ("IB", "RR-GLR"),
     1000: ("IB", "ADE"),
-    10_000: ("IB", "ADE", "RR (Hoeffding)", "WRR (Hoeffding)"),
+    10_000: ("IB", "ADE", "RR (Hoeffding)", "WRR (Hoeffding)", "WRR (anytime CS)"),
 }
-GLR = ("RR-GLR", "Track-and-Stop")
-#: the GLR pair's cells: (n, cases, runs) per profile (planted family)
-GLR_PLAN = {"quick": [], "full": [(20, 3, 1)]}
+#: the detectors of each kind of unit: the classic ones of ZHUANG17 and ADE20, and the book's own
+#: (the anytime-CS pair and the GLR stop with its four samplers), so that the units stay small
+GROUPS = {
+    "classic": tuple(name for name in DETECTORS if name not in (*GLR, *ANYTIME)),
+    "book": (*ANYTIME, *GLR),
+}
 
 
-def detectors_for(n: int) -> list[str]:
-    """The classic detectors run at n (the GLR pair runs in units of its own)."""
-    return [name for name, det in DETECTORS.items() if n <= det.max_n and name not in SKIP.get(n, ()) + GLR]
+def detectors_for(n: int, group: str = "classic") -> list[str]:
+    """The detectors of ``group`` that run at n (their ``max_n`` and :data:`SKIP`)."""
+    return [name for name in GROUPS[group] if n <= DETECTORS[name].max_n and name not in SKIP.get(n, ())]
 
 
 def compute_suite(seed, family: str, n: int, case: int, runs: int, delta: float, detectors: list[str]) -> dict:
@@ -88,10 +94,9 @@ def compute_suite(seed, family: str, n: int, case: int, runs: int, delta: float,
     return {"rows": rows}
 
 
-def _unit(family, n, case, runs, detectors) -> Unit:
-    tag = ",glr" if detectors[0] in GLR else ""
+def _unit(family, n, case, runs, group, detectors) -> Unit:
     return Unit(
-        f"{family},n={n},case={case}{tag}",
+        f"{family},n={n},case={case},{group}",
         {"family": family, "n": n, "case": case, "runs": runs, "delta": DELTA, "detectors": list(detectors)},
     )
 
@@ -103,9 +108,12 @@ def _cells(profile: str) -> list[tuple[str, int, int, int]]:
 
 
 def plan_suite(profile: str) -> list[Unit]:
-    units = [_unit(family, n, case, runs, detectors_for(n)) for family, n, case, runs in _cells(profile)]
-    units += [_unit("planted", n, case, runs, GLR) for n, cases, runs in GLR_PLAN[profile] for case in range(cases)]
-    return units
+    return [
+        _unit(family, n, case, runs, group, detectors_for(n, group))
+        for family, n, case, runs in _cells(profile)
+        for group in GROUPS
+        if detectors_for(n, group)
+    ]
 
 
 SUITE_EXPERIMENT = Experiment(
@@ -173,7 +181,11 @@ BOUNDS = Experiment(
 #: pulls per run, so 1000 runs of Track-and-Stop, about 1 s each, fit the budget), every run independent
 CORRECTNESS_MEANS = (0.1, 0.2, 0.3, 0.25, 0.9)
 CORRECTNESS_K = 1.2
-CORRECTNESS_RUNS = {"quick": {"RR-GLR": 10, "Track-and-Stop": 4}, "full": {"RR-GLR": 1000, "Track-and-Stop": 1000}}
+#: every detector the book adds (the GLR stop with its four samplers, the anytime-CS pair): 1000 runs each
+CORRECTNESS_RUNS = {
+    "quick": {name: 10 for name in (*GLR, *ANYTIME)},
+    "full": {name: 1000 for name in (*GLR, *ANYTIME)},
+}
 CORRECTNESS_UNIT = 100
 
 
@@ -201,11 +213,16 @@ def compute_correctness(seed, detector: str, first: int, runs: int, delta: float
     }
 
 
+def _slug(name: str) -> str:
+    """A detector's name as a unit key allows it ("RR (anytime CS)" -> "RR-anytime-CS")."""
+    return re.sub(r"[^A-Za-z0-9._=+]+", "-", name).strip("-")
+
+
 def plan_correctness(profile: str) -> list[Unit]:
     per = CORRECTNESS_UNIT
     return [
         Unit(
-            f"{name},runs={first}-{first + min(per, total - first) - 1}",
+            f"{_slug(name)},runs={first}-{first + min(per, total - first) - 1}",
             {"detector": name, "first": first, "runs": min(per, total - first), "delta": DELTA},
         )
         for name, total in CORRECTNESS_RUNS[profile].items()

@@ -413,9 +413,9 @@ def _apex_is_optimal(mu: np.ndarray, w: np.ndarray, j: int, k: float) -> bool:
     """Whether the apex (all lam_i = the w-weighted mean a) minimises sum_i w_i kl(mu_i, lam_i) over
     the cone K_j of a normal arm j. The problem is convex, so the apex is optimal iff the gradient
     there, proportional to v = w (a - mu) (centred: sum v = 0), lies in the dual cone of K_j. In the
-    centred subspace K_j = {c : u_j . c >= (k / sqrt n) |c|} is a circular cone about u_j = P e_j
-    (|u_j|^2 = (n-1)/n) of half-angle alpha, cos alpha = k / sqrt(n-1); its dual is the cone of
-    half-angle pi/2 - alpha: u_j . v = v_j >= |u_j| |v| sin alpha = |v| sqrt((n-1-k^2)/n)."""
+    centred subspace K_j = {c : u_j . c >= (k / sqrt n) norm(c)} is a circular cone about u_j = P e_j
+    (norm(u_j)^2 = (n-1)/n) of half-angle alpha, cos alpha = k / sqrt(n-1); its dual is the cone of
+    half-angle pi/2 - alpha: u_j . v = v_j >= norm(u_j) norm(v) sin alpha = norm(v) sqrt((n-1-k^2)/n)."""
     n = len(mu)
     a = float(w @ mu / w.sum())
     v = w * (a - mu)

@@ -12,31 +12,32 @@ r"""The arena's instance suite and its detectors: one delta, one k per family, t
 * ``hcb``: the 722 real HCB worker error rates (ADE20's Fig. 3), k = 2;
 * ``large``: the planted generator at n = 10^4.
 
-**Detectors** (``DETECTORS``): RR and WRR under both interval families of ZHUANG17
-(Hoeffding/McDiarmid with R = 1, and Agresti-Coull), IB with its CLUCB sub-Gaussian intervals,
-NRR (a heuristic stop, not delta-correct: it is in the table to show what correctness costs), ADE,
-RR-GLR and Track-and-Stop. The GLR pair treats the rewards as 1/2-sub-Gaussian (Gaussian divergence
-and threshold, ``sub_gaussian=0.5``: the Bernoulli kl statistic costs about 40 s per run at n = 5),
-and Track-and-Stop checks its stop once per n pulls, as RR-GLR does. ``delta_correct`` says whether
-the guarantee holds by construction: not for NRR, and not for Agresti-Coull intervals, which are
-asymptotic. IB's flag says True, but its stop is heuristic (:mod:`bandit_lib.zhuang17.ib`: "IB has no
-overall guarantee"); the arena chapter overrides the flag, which stays here so that the cached results
-keep their fingerprint. The GLR pair is pure Python (a Z statistic after every round or pull),
-so it runs only where ``max_n`` allows; the others run everywhere unless their pulls would exceed
-the budget measured in the chapter.
+**Detectors** (``DETECTORS``), each with its sampling rule and its stop, so that the tables can
+vary one at a time: RR and WRR under both interval families of ZHUANG17 (Hoeffding/McDiarmid with
+R = 1, and Agresti-Coull), IB with its CLUCB sub-Gaussian intervals, NRR (a heuristic stop, not
+delta-correct: it is in the table to show what correctness costs), ADE; the threshold ablation, RR
+and WRR stopped by per-arm time-uniform confidence sequences (:mod:`bandit_lib.arena.anytime`, the
+"ball" threshold interval); and the GLR stop (:mod:`bandit_lib.arena.glr`) under four samplers:
+round robin (RR-GLR), D-tracking of the Gaussian optimal weights
+(:func:`~bandit_lib.arena.tracking.track_and_stop`), Top-Two (:mod:`bandit_lib.arena.toptwo`) and
+Frank-Wolfe sampling (:mod:`bandit_lib.arena.frank_wolfe`). The book's detectors treat the rewards
+as 1/2-sub-Gaussian (``SUB_GAUSSIAN``: Gaussian divergence and threshold with sigma = 1/2), and
+the GLR samplers check their stop once per n pulls, as RR-GLR does. ``delta_correct`` says whether
+the guarantee holds by construction: not for NRR and IB (heuristic stops; :mod:`bandit_lib.zhuang17.ib`:
+"IB has no overall guarantee"), and not for Agresti-Coull intervals, which are asymptotic. Every
+detector runs where its cost allows (``max_n`` here, ``SKIP`` in :mod:`bandit_lib.arena.experiments`).
 
 **The two awkward families, decided.** ``window`` is ADE20's setting as the paper ran it (k = 2.5,
 U[0, 1] means): it has no outliers (the threshold is above 1) and no Bernoulli arm can change side
-alone, so no certified bound is positive there; its cells report pulls and errors, and no factor.
-``hcb`` holds error rates of exactly 0: the detectors take them as they are, and so does the
-single-arm bound (kl(0, t) = -ln(1 - t) is finite); the solvers behind the tighter certificate need
-interior means, and n = 722 is beyond their budget anyway.
+alone, so the single-arm bound is 0 there; the box certificate
+(:func:`~bandit_lib.arena.yardstick.certified_lower_T_box`) moves several arms at once inside
+[0, 1] and gives a positive bound. ``hcb`` holds error rates of exactly 0: the detectors take them
+as they are, and so does the single-arm bound (kl(0, t) = -ln(1 - t) is finite); the Bernoulli
+certificate needs interior means, and n = 722 is beyond its budget anyway.
 
-**Yardstick.** :func:`yardstick`: the single-arm bound (closed form, any n) and, up to
-``CERTIFY_MAX_N`` arms, the cutting-plane certificate and a Gaussian upper value of :math:`T^*`,
-so that the chapter's factors above the bound are brackets where they can be and upper bounds
-elsewhere. The single-arm bound alone is loose: on the planted case 0 at n = 20 it gives 72.2 where
-the exact cutting-plane LP certifies :math:`T^*\ge501` (Bernoulli), a ratio of 0.14.
+**Yardstick.** :func:`yardstick`: certified lower bounds on the Bernoulli :math:`T^*` and a
+certified bracket on the Gaussian :math:`T^*` (sigma = 1/2) at every n, so that every factor above
+the bound is a bracket.
 """
 
 from __future__ import annotations
@@ -50,9 +51,13 @@ import numpy as np
 
 from bandit_lib.ade20.ade import ade
 from bandit_lib.ade20.instances import hcb_error_rates, uniform_window
+from bandit_lib.arena.anytime import rr_cs, wrr_cs
+from bandit_lib.arena.frank_wolfe import frank_wolfe
 from bandit_lib.arena.glr import rr_glr
-from bandit_lib.arena.lower_bound import certified_lower_T, kl_delta, optimal_weights, single_arm_bound
+from bandit_lib.arena.lower_bound import certified_lower_T, kl_delta, single_arm_bound
+from bandit_lib.arena.toptwo import top_two
 from bandit_lib.arena.tracking import track_and_stop
+from bandit_lib.arena.yardstick import certified_lower_T_box, gaussian_bracket
 from bandit_lib.checks import check_choice, check_int
 from bandit_lib.ksigma import ksigma_gaps, ksigma_outliers, ksigma_threshold
 from bandit_lib.seeding import derive
@@ -121,26 +126,37 @@ def instance(family: str, n: int, case: int) -> Cell:
     return Cell(family, int(means.size), case, means, k)
 
 
-#: the largest n at which :func:`yardstick` runs the cutting-plane certificate and the Gaussian upper
-#: value (measured on planted cases: 1-49 s at n = 50; several minutes at n = 100)
+#: the largest n at which :func:`yardstick` runs the Bernoulli cutting-plane certificate
+#: (:func:`~bandit_lib.arena.lower_bound.certified_lower_T`: 1-49 s at n = 50, minutes at n = 100)
 CERTIFY_MAX_N = 50
+#: seconds allowed to the Bernoulli box certificate of the window family and to the Gaussian bracket
+BOX_SECONDS = 60.0
+GAUSS_SECONDS = 60.0
+#: the Gaussian bracket stops when its lower end is within this fraction of its upper end
+GAUSS_RTOL = 0.1
 
 
-def yardstick(cell: Cell, delta: float = DELTA, *, certify: bool | None = None) -> dict:
-    r"""The instance's summary and the bracket on :math:`T^*` that the factors above the bound use.
+def yardstick(cell: Cell, delta: float = DELTA, *, certify: bool | None = None, gauss: bool = True) -> dict:
+    r"""The instance's summary and the brackets on :math:`T^*` that the factors above the bound use.
 
-    * ``T1``: :func:`~bandit_lib.arena.lower_bound.single_arm_bound` (Bernoulli), certified, any n;
+    Certified lower bounds on the Bernoulli :math:`T^*` (the rewards of the suite):
+
+    * ``T1``: :func:`~bandit_lib.arena.lower_bound.single_arm_bound`, any n;
     * ``T_cert`` (if ``certify``, default n <= ``CERTIFY_MAX_N``):
-      :func:`~bandit_lib.arena.lower_bound.certified_lower_T` (Bernoulli), certified and tighter;
-    * ``T_lower`` = the larger of the two, ``bound`` = ``T_lower`` kl(delta, 1 - delta): every
+      :func:`~bandit_lib.arena.lower_bound.certified_lower_T`, tighter;
+    * ``T_box`` (the ``window`` family, where no arm can change side alone inside [0, 1]):
+      :func:`~bandit_lib.arena.yardstick.certified_lower_T_box`, alternatives that move several arms
+      inside the box;
+    * ``T_lower`` = the largest of them and ``bound`` = ``T_lower`` kl(delta, 1 - delta): every
       delta-correct detector has E[pulls] >= ``T*`` kl >= ``bound``, so pulls / ``bound`` *over*-states
-      the factor above the bound by ``T*/T_lower``;
-    * ``T_upper`` (if ``certify``): :math:`1/F_G(w)` at the best w found for the Gaussian divergence
-      with :math:`\sigma = 1/2`; since :math:`\mathrm{kl}(x,y)\ge2(x-y)^2` this is at least the
-      Bernoulli :math:`T^*`, so pulls / (``T_upper`` kl) *under*-states the factor.
+      the factor above the bound by ``T*/T_lower``.
 
-    ``bound`` is NaN where no certified bound is positive (the ``window`` family: no arm can change
-    side alone, and the certificate needs a single-arm move to start from).
+    The Gaussian bracket (sigma = 1/2), every n: ``G_lo`` <= :math:`T^*_G` <= ``G_hi``
+    (:func:`~bandit_lib.arena.yardstick.gaussian_bracket`, certified at both ends), the bound of
+    Gaussian arms with the same means, which a detector that treats the rewards as
+    1/2-sub-Gaussian cannot tell from these. Since :math:`\mathrm{kl}(x,y)\ge2(x-y)^2` (Pinsker),
+    ``T_upper`` = ``G_hi`` is an upper value of the Bernoulli :math:`T^*`, so pulls / (``T_upper``
+    kl) *under*-states the factor. ``gauss=False`` leaves the Gaussian bracket out (NaN).
     """
     certify = cell.n <= CERTIFY_MAX_N if certify is None else bool(certify)
     t1 = single_arm_bound(cell.means, cell.k, divergence="bernoulli")
@@ -156,17 +172,27 @@ def yardstick(cell: Cell, delta: float = DELTA, *, certify: bool | None = None) 
         "H2": float(np.sum(1.0 / gaps**2)),
         "T1": t1,
         "T_cert": math.nan,
-        "T_upper": math.nan,
+        "T_box": math.nan,
         "certify_s": math.nan,
     }
     lower, kind = t1, "single-arm"
+    start = time.perf_counter()
     if certify and t1 > 0:
-        start = time.perf_counter()
         t_cert = certified_lower_T(cell.means, cell.k, divergence="bernoulli")[0]
-        upper = optimal_weights(cell.means, cell.k, divergence="gaussian", sigma=0.5, rtol=1e-2)
-        out.update(T_cert=t_cert, T_upper=1.0 / upper.bracket[0], certify_s=round(time.perf_counter() - start, 2))
+        out["T_cert"] = t_cert
         if t_cert > lower:
             lower, kind = t_cert, "cutting planes"
+    if cell.family == "window":
+        t_box = certified_lower_T_box(cell.means, cell.k, time_limit=BOX_SECONDS)[0]
+        out["T_box"] = t_box
+        if t_box > lower:
+            lower, kind = t_box, "box cutting planes"
+    out["certify_s"] = round(time.perf_counter() - start, 2)
+    out.update(G_lo=math.nan, G_hi=math.nan, T_upper=math.nan, gauss_s=math.nan)
+    if gauss:
+        start = time.perf_counter()
+        g_lo, g_hi, _, _ = gaussian_bracket(cell.means, cell.k, sigma=0.5, rtol=GAUSS_RTOL, time_limit=GAUSS_SECONDS)
+        out.update(G_lo=g_lo, G_hi=g_hi, T_upper=g_hi, gauss_s=round(time.perf_counter() - start, 2))
     out.update(
         T_lower=lower,
         bound_kind=kind if lower > 0 else "none",
@@ -178,50 +204,117 @@ def yardstick(cell: Cell, delta: float = DELTA, *, certify: bool | None = None) 
 @dataclass(frozen=True)
 class Detector:
     """A detector of the arena: how to run it (``run(tape, k, delta, cap=NO_CAP)``, so the
-    experiments and the benchmarks run the same configuration), its interval family, whether it is
-    delta-correct by construction, and the largest n it runs at in the experiments (its cost, measured)."""
+    experiments and the benchmarks run the same configuration), its sampling rule and its stop
+    (what the tables and the threshold ablation group by), whether it is delta-correct by
+    construction, and the largest n it runs at in the experiments (its cost, measured)."""
 
     run: Callable
-    intervals: str
+    sampler: str
+    stop: str
     delta_correct: bool
     max_n: int
 
 
 _H, _AC = HoeffdingCI(R=1.0), AgrestiCoullCI()
+#: the GLR stop and the per-arm confidence sequences treat rewards in [0, 1] as 1/2-sub-Gaussian
+SUB_GAUSSIAN = 0.5
+_GLR_STOP = "GLR, KK21 threshold over all n arms"
+#: the samplers that re-solve the inner problem every n pulls (n solves of O(n) each) run up to this
+#: n: measured on planted case 0 (one core, loaded machine), Top-Two and Frank-Wolfe take about 0.5 s
+#: a run at n = 20, 8 s at n = 50 and 11-14 s on the window cell at n = 100
+MAX_N_RESOLVING = 50
+_CS_STOP = "per-arm KK21 confidence sequences"
+#: the threshold interval the per-arm boxes imply: the tighter of the two proved in arena.anytime, so
+#: that what the GLR stop gains over RR-CS is not this interval's slack
+CS_INTERVAL = "ball"
 
 DETECTORS: dict[str, Detector] = {
     "RR (Hoeffding)": Detector(
-        lambda t, k, d, cap=NO_CAP: rr(t, k=k, delta=d, cap=cap, ci=_H), "Hoeffding", True, 10**4
+        lambda t, k, d, cap=NO_CAP: rr(t, k=k, delta=d, cap=cap, ci=_H),
+        "round robin",
+        "per-arm Hoeffding/McDiarmid, union over time",
+        True,
+        10**4,
     ),
     "RR (Agresti–Coull)": Detector(
-        lambda t, k, d, cap=NO_CAP: rr(t, k=k, delta=d, cap=cap, ci=_AC), "Agresti–Coull", False, 10**4
+        lambda t, k, d, cap=NO_CAP: rr(t, k=k, delta=d, cap=cap, ci=_AC),
+        "round robin",
+        "per-arm Agresti–Coull (asymptotic)",
+        False,
+        10**4,
     ),
     "WRR (Hoeffding)": Detector(
-        lambda t, k, d, cap=NO_CAP: wrr(t, k=k, delta=d, cap=cap, ci=_H), "Hoeffding", True, 10**4
+        lambda t, k, d, cap=NO_CAP: wrr(t, k=k, delta=d, cap=cap, ci=_H),
+        "WRR",
+        "per-arm Hoeffding/McDiarmid, union over time",
+        True,
+        10**4,
     ),
     "WRR (Agresti–Coull)": Detector(
-        lambda t, k, d, cap=NO_CAP: wrr(t, k=k, delta=d, cap=cap, ci=_AC), "Agresti–Coull", False, 10**4
+        lambda t, k, d, cap=NO_CAP: wrr(t, k=k, delta=d, cap=cap, ci=_AC),
+        "WRR",
+        "per-arm Agresti–Coull (asymptotic)",
+        False,
+        10**4,
     ),
-    "IB": Detector(lambda t, k, d, cap=NO_CAP: ib(t, k=k, delta=d, cap=cap), "CLUCB (sub-Gaussian)", True, 10**4),
-    "ADE": Detector(lambda t, k, d, cap=NO_CAP: ade(t, k=k, delta=d, cap=cap), "McDiarmid (ADE)", True, 10**4),
+    # IB's stop is heuristic (bandit_lib.zhuang17.ib: "IB has no overall guarantee")
+    "IB": Detector(lambda t, k, d, cap=NO_CAP: ib(t, k=k, delta=d, cap=cap), "IB", "CLUCB (heuristic)", False, 10**4),
+    "ADE": Detector(lambda t, k, d, cap=NO_CAP: ade(t, k=k, delta=d, cap=cap), "ADE", "McDiarmid (ADE)", True, 10**4),
     "NRR (heuristic)": Detector(
-        lambda t, k, d, cap=NO_CAP: nrr(t, k=k, delta=d, cap=cap), "none (streak of 1/δ rounds)", False, 10**4
+        lambda t, k, d, cap=NO_CAP: nrr(t, k=k, delta=d, cap=cap),
+        "round robin",
+        "none (streak of 1/δ rounds)",
+        False,
+        10**4,
+    ),
+    "RR (anytime CS)": Detector(
+        lambda t, k, d, cap=NO_CAP: rr_cs(t, k=k, delta=d, cap=cap, sigma=SUB_GAUSSIAN, interval=CS_INTERVAL),
+        "round robin",
+        _CS_STOP,
+        True,
+        10**4,
+    ),
+    "WRR (anytime CS)": Detector(
+        lambda t, k, d, cap=NO_CAP: wrr_cs(t, k=k, delta=d, cap=cap, sigma=SUB_GAUSSIAN, interval=CS_INTERVAL),
+        "WRR",
+        _CS_STOP,
+        True,
+        10**4,
     ),
     "RR-GLR": Detector(
-        lambda t, k, d, cap=NO_CAP: rr_glr(t, k=k, delta=d, cap=cap, sub_gaussian=0.5),
-        "GLR (KK21, unverified)",
+        lambda t, k, d, cap=NO_CAP: rr_glr(t, k=k, delta=d, cap=cap, sub_gaussian=SUB_GAUSSIAN),
+        "round robin",
+        _GLR_STOP,
         True,
-        20,
+        1000,  # its threshold grows with n: about 6e8 pulls, 15 s a run at n = 1000, ~100 times more at 10^4
     ),
-    "Track-and-Stop": Detector(
+    "D-Tracking": Detector(
         lambda t, k, d, cap=NO_CAP: track_and_stop(
-            t, k=k, delta=d, cap=cap, weights="gaussian", sub_gaussian=0.5, check_every=t.n_arms
+            t, k=k, delta=d, cap=cap, weights="gaussian", sub_gaussian=SUB_GAUSSIAN, check_every=t.n_arms
         ),
-        "GLR (KK21, unverified)",
+        "D-tracking of the Gaussian w*",
+        _GLR_STOP,
         True,
-        20,
+        MAX_N_RESOLVING,
+    ),
+    "Top-Two": Detector(
+        lambda t, k, d, cap=NO_CAP: top_two(t, k=k, delta=d, cap=cap, sub_gaussian=SUB_GAUSSIAN),
+        "Top-Two (leader j*, challenger)",
+        _GLR_STOP,
+        True,
+        MAX_N_RESOLVING,
+    ),
+    "Frank–Wolfe": Detector(
+        lambda t, k, d, cap=NO_CAP: frank_wolfe(t, k=k, delta=d, cap=cap, sub_gaussian=SUB_GAUSSIAN),
+        "Frank–Wolfe sampling",
+        _GLR_STOP,
+        True,
+        MAX_N_RESOLVING,
     ),
 }
+#: the detectors stopped by the GLR statistic (the book's own, with the RR-CS pair their ablation)
+GLR = ("RR-GLR", "D-Tracking", "Top-Two", "Frank–Wolfe")
+ANYTIME = ("RR (anytime CS)", "WRR (anytime CS)")
 
 
 def run_detector(name: str, cell: Cell, tape, delta: float = DELTA) -> dict:
@@ -240,8 +333,15 @@ def run_detector(name: str, cell: Cell, tape, delta: float = DELTA) -> dict:
 
 
 __all__ = [
-    "PLANTED_MIN_GAP",
+    "ANYTIME",
+    "BOX_SECONDS",
     "CERTIFY_MAX_N",
+    "GAUSS_RTOL",
+    "GAUSS_SECONDS",
+    "MAX_N_RESOLVING",
+    "GLR",
+    "PLANTED_MIN_GAP",
+    "SUB_GAUSSIAN",
     "DELTA",
     "DETECTORS",
     "FAMILIES",

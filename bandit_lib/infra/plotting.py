@@ -37,9 +37,11 @@ METHOD_COLORS = {
     "IB": _PALETTE[3],
     "ADE": _PALETTE[2],
     "GOLD": _PALETTE[4],
-    # arena (the GLR pair)
+    # arena (the GLR stop under four samplers)
     "RR-GLR": _PALETTE[5],
-    "Track-and-Stop": _PALETTE[6],
+    "D-Tracking": _PALETTE[6],
+    "Top-Two": _PALETTE[8],
+    "Frank–Wolfe": _PALETTE[9],
     # UIG
     "LSDT-CSI": _PALETTE[2],
     "LSDT-PSI": _PALETTE[2],
