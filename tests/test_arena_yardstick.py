@@ -181,3 +181,15 @@ def test_gaussian_bracket_contains_T_star_on_suite_instances(family, case):
     assert lo <= t_star * (1 + 1e-6) and t_star <= hi * (1 + 1e-6)
     assert lo >= 0.99 * hi * (1 - 1e-9)
     assert all(is_alternative(c.means, c.k, lam, margin=1e-12) for lam in cert.lambdas)
+
+
+def test_gaussian_bracket_lower_end_is_never_below_the_gaussian_single_arm_bound():
+    """Where most arms bind (n = 10^4 planted), the n single-arm moves are the better certificate."""
+    from bandit_lib.arena.lower_bound import single_arm_bound
+    from bandit_lib.arena.suite import instance
+
+    cell = instance("planted", 20, 1)
+    lo, hi, _, cert = gaussian_bracket(cell.means, cell.k, sigma=0.5, rtol=0.1)
+    t1 = single_arm_bound(cell.means, cell.k, divergence="gaussian", sigma=0.5)
+    assert lo >= t1 and lo == max(cert.info["mixture"], cert.info["single_arm"]) and lo <= hi
+    assert cert.info["single_arm"] == t1
