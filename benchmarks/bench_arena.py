@@ -28,7 +28,7 @@ CAP_SLOW = 200_000
 #: the samplers that re-solve w* or the challenger: rounds of n pulls per measured run, and the largest n
 SLOW = ("D-Tracking", "Top-Two", "Frank–Wolfe")
 ROUNDS_SLOW = 200
-SLOW_MAX_N = 1000
+SLOW_MAX_N = 100
 
 
 def _cell(n: int):
