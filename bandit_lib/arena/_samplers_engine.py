@@ -7,10 +7,10 @@ rest on, and the fast engines' stop.
 formula can round differently and then pull different arms. So every number a sampling decision
 reads is computed by a numba function of this module, which the readable references call through
 Python and the fast engines call inside their loops: the outlier mask of :math:`\hat\mu`
-(:func:`outlier_mask_nb`), the inner values and minimisers (:func:`solve_values`,
-:func:`solve_minimiser`), the gradient (:func:`gradient_nb`), the challenger
-(:func:`challenger_nb`), the r-subdifferential (:func:`subdifferential_nb`) and the game
-(:func:`game_nb`). The references' control flow (forced exploration, tracking, lazy re-solving, the
+(``outlier_mask_nb``), the inner values and minimisers (``solve_values``,
+``solve_minimiser``), the gradient (``gradient_nb``), the challenger
+(``challenger_nb``), the r-subdifferential (``subdifferential_nb``) and the game
+(``game_nb``). The references' control flow (forced exploration, tracking, lazy re-solving, the
 stop) is plain Python.
 
 **The stop.** The references stop with :func:`bandit_lib.arena.glr.should_stop` (the eigh-based
@@ -44,7 +44,7 @@ from bandit_lib.tapes import new_cache, pull_sum
 #: :func:`bandit_lib.arena.glr.should_stop` in Python.
 STOP_MARGIN = 1e-7
 
-#: Rounds of the fixed optimistic multiplicative-weights scheme of :func:`game_nb`.
+#: Rounds of the fixed optimistic multiplicative-weights scheme of ``game_nb``.
 GAME_STEPS = 400
 
 #: Exponent of the r-subdifferential radius r_t = t^(-KAPPA) of Frank-Wolfe sampling.
@@ -304,7 +304,7 @@ def gradient(mu, lam, sigma) -> np.ndarray:
 
 
 def game(G, w, steps: int = GAME_STEPS) -> tuple[np.ndarray, float]:
-    """(z, its value) for the game of :func:`game_nb` on the rows of G."""
+    """(z, its value) for the game of ``game_nb`` on the rows of G."""
     G = np.ascontiguousarray(G, dtype=np.float64)
     w = np.ascontiguousarray(w, dtype=np.float64)
     steps = check_int("steps", steps, minimum=1)

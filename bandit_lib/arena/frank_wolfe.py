@@ -48,7 +48,7 @@ Ties go to the lowest index (lines 6, 12, 15). **Normalisation of r_t** (line 10
 radius is absolute on F at normalised weights; here it is relative to F, :math:`V_j(w)\le(1+r_t)F(w)`,
 which is the same inequality for :math:`V_j(N)=tV_j(w)` and is unchanged when means and sigma are
 rescaled together (an absolute radius would depend on the units of the means). **The game** (line
-13) is solved by :func:`~bandit_lib.arena._samplers_engine.game_nb`: ``GAME_STEPS`` rounds of
+13) is solved by ``game_nb``: ``GAME_STEPS`` rounds of
 simultaneous Hedge, z the average of the maximiser's iterates (within
 :math:`R(\sqrt{\ln n/2T}+\sqrt{\ln|H|/2T})` of the game's value, R the payoff range), a fixed
 deterministic scheme with no library solver. **Sampling** (line 15): the paper's sampling step may be
@@ -59,7 +59,7 @@ FW steps and stays bounded (C-tracking's lemma).
 **Lazy re-solving** (``every``). Lines 9-13 need the inner values of the arms near the minimum
 (the secular solver of :mod:`~bandit_lib.arena.secular`: about 0.1 ms per arm at n = 20 and 1 ms at
 n = 200; arms whose closed-form lower bound already exceeds :math:`(1+r_t)` times the smallest value
-found are skipped, :func:`~bandit_lib.arena._samplers_engine.values_nb`, which leaves H unchanged),
+found are skipped, ``values_nb``, which leaves H unchanged),
 the minimisers of the arms of H and the game. So z is recomputed only every ``every`` pulls and
 reused in between. Default ``every = n``, i.e. at most one inner solve per arm per n pulls.
 Measured (2-core machine shared with other jobs) on the planted cells at n = 20, c = 0, 1, 2: every

@@ -53,7 +53,7 @@ of :math:`f\pm\eta q`; then :math:`q(\lambda(\eta))=\sum_k\Lambda_kz_k^2/(1\pm\e
   (all :math:`\lambda_i` equal, the only non-regular point) is always a candidate; if no
   KKT root is found, a convex SLSQP solve is the fallback (counted in ``info``).
 
-*Which solver runs.* The linear algebra above is the reference (:func:`_gauss_arm`, one
+*Which solver runs.* The linear algebra above is the reference (``_gauss_arm``, one
 eigendecomposition per arm). :func:`arm_values`, :func:`optimal_weights`, :func:`certified_lower_T`
 and the Bernoulli starts call the O(n) secular solver of :mod:`bandit_lib.arena.secular` instead
 (same case analysis, Woodbury instead of eigh; :data:`GAUSS_SOLVER` = ``"eigh"`` switches back, as
@@ -63,7 +63,7 @@ solver returns the apex without an SLSQP confirmation. The apex lies in :math:`A
 always an upper bound on :math:`V_j`; it is *certified* as the minimum only when
 :func:`~bandit_lib.arena.secular.apex_is_minimiser_nb` holds (the apex's gradient lies in the
 dual cone of :math:`K_j`, an exact O(n) optimality test), and where that test fails the arm is
-re-solved by :func:`_gauss_arm` (SLSQP fallback included; counted in ``info["apex_fallback"]``).
+re-solved by ``_gauss_arm`` (SLSQP fallback included; counted in ``info["apex_fallback"]``).
 So ``ArmValues.lower`` and ``Characteristic.bracket`` certify what they certified before. (On 400
 random instances, the test passed on every one of the 101 apex cases.) The normal arm's KKT root
 (and its wrong-nappe roots on the log grid) is certified as before: a KKT point of a convex problem.
@@ -330,14 +330,14 @@ def _gauss_arm(mu: np.ndarray, D: np.ndarray, j: int, k: float, outlier: bool, i
 
 #: The Gaussian inner solver behind :func:`arm_values`, :func:`optimal_weights`,
 #: :func:`certified_lower_T` and the Bernoulli starts: ``"secular"`` (O(n) per arm,
-#: :mod:`bandit_lib.arena.secular`) or ``"eigh"`` (:func:`_gauss_arm`, the eigendecomposition
+#: :mod:`bandit_lib.arena.secular`) or ``"eigh"`` (``_gauss_arm``, the eigendecomposition
 #: reference, O(n^3) per arm; tests switch to it to compare).
 GAUSS_SOLVER = "secular"
 
 
 def _gauss_secular(mu: np.ndarray, D: np.ndarray, k: float, outlier: np.ndarray, info: dict):
     """(values, minimisers) of the Gaussian inner problem for every arm by the secular solver; an apex that :func:`~bandit_lib.arena.secular.apex_is_minimiser_nb`
-    cannot certify is re-solved by :func:`_gauss_arm` (counted in ``info["apex_fallback"]``)."""
+    cannot certify is re-solved by ``_gauss_arm`` (counted in ``info["apex_fallback"]``)."""
     n = len(mu)
     values = np.empty(n)
     lambdas = np.empty((n, n))

@@ -1,7 +1,7 @@
 r"""The Gaussian inner problem of :mod:`bandit_lib.arena.lower_bound` in O(n) per evaluation, without
 an eigendecomposition (numba cores other engines call from their own numba code).
 
-Problem (see :func:`bandit_lib.arena.lower_bound._gauss_arm`): :math:`V_j=\min_{\lambda\in A_j}
+Problem (see ``_gauss_arm``): :math:`V_j=\min_{\lambda\in A_j}
 (\lambda-\mu)^\top D(\lambda-\mu)`, :math:`D=\mathrm{diag}(w)/(2\sigma^2)`, with the quadratic form
 :math:`q(\lambda)=\lambda^\top Q\lambda`, :math:`Q=nu_ju_j^\top-k^2P`. The same case analysis as
 ``_gauss_arm`` (S-lemma for the outlier arm's piece :math:`\{q\le0\}`, its half-space piece

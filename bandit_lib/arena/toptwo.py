@@ -46,7 +46,7 @@ most besides the leader's own.
 **Lazy re-solving** (``every``). Line 9 needs the smallest of n inner values (the secular solver
 of :mod:`~bandit_lib.arena.secular`, O(n) arithmetic per arm but a few hundred passes: about 0.1 ms
 per arm at n = 20 and 1 ms at n = 200). Arms are solved in increasing order of a closed-form lower
-bound (:func:`~bandit_lib.arena._samplers_engine.values_nb`), and those whose bound exceeds the
+bound (``values_nb``), and those whose bound exceeds the
 smallest value found are skipped: the same leader, usually far fewer solves, except near the optimal
 allocation, where the binding values tie and most arms must be solved. So the leader and
 challenger are recomputed only every ``every`` pulls and kept in between (L still counts every

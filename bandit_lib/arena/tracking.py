@@ -147,7 +147,7 @@ def track_and_stop(
     kernel's stop: the single-arm screen (:func:`~bandit_lib.arena.glr.glr_upper_bound`: no stop when
     the bound is <= beta), then V_j by :func:`~bandit_lib.arena.secular.arm_minimiser_nb` in increasing
     order of the single-arm bounds, "no stop" at the first V_j below beta, a stop when every V_j is
-    above it. Where the minimum falls within a relative :data:`~bandit_lib.arena.glr.MARGIN` (1e-9)
+    above it. Where the minimum falls within a relative ``MARGIN`` (1e-9)
     of beta, or rests on an apex that :func:`~bandit_lib.arena.secular.apex_is_minimiser_nb` does not
     certify, the kernel hands the pull back and the reference's own
     :func:`~bandit_lib.arena.glr.should_stop` decides, so rounding can never change a decision. A

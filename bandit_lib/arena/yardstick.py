@@ -64,7 +64,7 @@ from bandit_lib.checks import check_int, check_positive
 
 #: Bernoulli alternatives stay in [BOX, 1 - BOX]
 BOX = 1e-9
-#: half-space iterations of a normal arm's refined bound (:func:`_normal_hs`)
+#: half-space iterations of a normal arm's refined bound (``_normal_hs``)
 HS_ITERS = 6
 
 
@@ -336,7 +336,7 @@ def gaussian_bracket(
     r"""A certified bracket ``(T_lo, T_hi, w, certificate)`` on the Gaussian :math:`T^*` (``sigma``).
 
     ``T_hi`` = 1 / F(w), F a certified lower bound on :math:`\min_jV_j(w)` from the O(n)-per-arm
-    machinery of :mod:`bandit_lib.arena.secular` (:func:`_evaluate_nb`: Lagrangian dual bounds,
+    machinery of :mod:`bandit_lib.arena.secular` (``_evaluate_nb``: Lagrangian dual bounds,
     valid at any admissible multiplier and maximised from warm starts; the arms whose dual point
     is not tight, and only those near the minimum, are solved exactly); ``T_lo`` =
     :func:`mixture_certificate` of the near-binding arms' points (each nudged into Alt(mu) and
@@ -349,7 +349,7 @@ def gaussian_bracket(
     (:func:`~bandit_lib.arena.lower_bound.single_arm_bound`, also a mixture certificate: the n
     single-arm moves with weights proportional to 1/d), which is close to T* where most arms bind,
     as at n = 10^4 (``info["lower"]`` says which). The LP is
-    HiGHS (:func:`~bandit_lib.arena.lower_bound._cut_lp`): the yardstick decides no pull, and its
+    HiGHS (``_cut_lp``): the yardstick decides no pull, and its
     result is certified whatever the LP's iterates. With :math:`\sigma=1/2` (Pinsker), ``T_hi`` is
     also an upper value of the Bernoulli T*. ``certificate.info``: evaluations, cuts, exact
     solves, seconds spent in the evaluations, the LP and the certificate.
@@ -634,7 +634,7 @@ def _normal_hs(mc, D, j, k, iters, lam, out):
 
 @njit(cache=True)
 def _normal_bound(mc, D, j, k, sd, iters, out, work):
-    """:func:`_normal_hs` from arm j alone on the threshold k sd."""
+    """``_normal_hs`` from arm j alone on the threshold k sd."""
     work[:] = mc
     work[j] = k * sd
     return _normal_hs(mc, D, j, k, iters, work, out)
