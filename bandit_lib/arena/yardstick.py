@@ -11,8 +11,10 @@ r"""Certified yardsticks: brackets on the characteristic time :math:`T^*` at eve
   :math:`\lambda^{(1)},\dots,\lambda^{(M)}\in\mathrm{Alt}(\mu)` and a mixture :math:`p\in\Sigma_M`,
 
   .. math::
-     F(w)\le\min_m\sum_iw_id(\mu_i,\lambda^{(m)}_i)\le\sum_iw_i\sum_mp_md(\mu_i,\lambda^{(m)}_i)
-     \le\max_i\sum_mp_md(\mu_i,\lambda^{(m)}_i)
+     \begin{aligned}
+     F(w)&\le\min_m\sum_iw_id(\mu_i,\lambda^{(m)}_i)\\
+     &\le\sum_iw_i\sum_mp_md(\mu_i,\lambda^{(m)}_i)\le\max_i\sum_mp_md(\mu_i,\lambda^{(m)}_i)
+     \end{aligned}
 
   for every :math:`w`, so :math:`T^*\ge1/\max_i(p^\top\!D)_i`, :math:`D_{mi}=d(\mu_i,\lambda^{(m)}_i)`.
   Checking it takes one pass over the alternatives (is each in Alt(mu), with a margin? then a
@@ -27,8 +29,10 @@ it crosses its leave-one-out threshold :math:`t_j(x)=\bar x+k\sqrt{n\,v(x)/(n-1-
 (:func:`~bandit_lib.arena.lower_bound.leave_one_out_thresholds`). Hence
 
 .. math::
-   V_j(w)=\min_{x\in(0,1)^{n-1}}\ \sum_{i\ne j}w_i\,\mathrm{kl}(\mu_i,x_i)+w_j\,\mathrm{kl}(\mu_j,\ell_j(x)),
-   \qquad \ell_j(x)=\max(\mu_j,t_j(x))\ \text{(normal arm)},\ \min(\mu_j,t_j(x))\ \text{(outlier)},
+   \begin{aligned}
+   V_j(w)&=\min_{x\in(0,1)^{n-1}}\ \sum_{i\ne j}w_i\,\mathrm{kl}(\mu_i,x_i)+w_j\,\mathrm{kl}(\mu_j,\ell_j(x)),\\
+   \ell_j(x)&=\max(\mu_j,t_j(x))\ \text{(normal arm)},\quad \min(\mu_j,t_j(x))\ \text{(outlier)},
+   \end{aligned}
 
 a smooth problem in n - 1 bounded variables (L-BFGS-B). For a normal arm :math:`t_j` is convex (a
 mean plus a norm) and :math:`\mathrm{kl}(\mu_j,\max(\mu_j,\cdot))` convex and non-decreasing, so
