@@ -1,4 +1,11 @@
-r"""Track-and-Stop for k-sigma outlier identification (Garivier & Kaufmann 2016), GLR stop of :mod:`bandit_lib.arena.glr`.
+r"""Track-and-Stop's sampling rule for k-sigma outlier identification (Garivier & Kaufmann 2016), GLR stop of :mod:`bandit_lib.arena.glr`.
+
+**What it is, and what is proven.** Garivier & Kaufmann prove Track-and-Stop asymptotically optimal
+when it tracks the optimal weights :math:`w^*` of the reward model and :math:`w^*` is unique and
+continuous in the means. The arena runs it with ``weights="gaussian"`` on Bernoulli rewards, so it
+tracks (an approximation of) the Gaussian weights with sigma = 1/2, and uniqueness and continuity
+of :math:`w^*` are not shown for k-sigma outliers; the chapter therefore calls that configuration
+**D-tracking**, and claims only delta-correctness, which the GLR stop gives for any sampling rule.
 
 ::
 
