@@ -39,6 +39,7 @@ from bandit_lib.checks import check_engine, check_int
 from bandit_lib.ksigma import ksigma_outliers
 from bandit_lib.runner import Outcome
 from bandit_lib.tapes import new_cache, pull_sum
+from bandit_lib.zhuang17.intervals import threshold_nb
 
 #: Relative distance to the threshold within which a fast engine's stop check is decided by
 #: :func:`bandit_lib.arena.glr.should_stop` in Python.
@@ -80,17 +81,9 @@ def check_sampler(tape, k, delta, cap, threshold, sub_gaussian, check_every, eve
 @njit(cache=True)
 def outlier_mask_nb(mu, k, out):
     """out[i] = arm i is an outlier of mu (c_i > k sqrt(mean c^2), c = mu - mean(mu), sums in index order)."""
-    n = mu.shape[0]
-    s = 0.0
-    for i in range(n):
-        s += mu[i]
-    m = s / n
-    ss = 0.0
-    for i in range(n):
-        c = mu[i] - m
-        ss += c * c
-    bar = k * math.sqrt(ss / n)
-    for i in range(n):
+    m, sig, _ = threshold_nb(mu, k)
+    bar = k * sig
+    for i in range(mu.shape[0]):
         out[i] = (mu[i] - m) > bar
 
 

@@ -238,33 +238,32 @@ def _solve3(A, b):
 
 
 @njit(cache=True)
-def _q(lam, j, k):
-    """q(lam) = n c_j^2 - k^2 ||c||^2, c = lam - mean(lam)."""
-    n = lam.shape[0]
+def _mean_ss(x):
+    """(mean(x), ||x - mean(x)||^2), both summed in index order."""
+    n = x.shape[0]
     m = 0.0
     for i in range(n):
-        m += lam[i]
+        m += x[i]
     m /= n
     ss = 0.0
     for i in range(n):
-        d = lam[i] - m
+        d = x[i] - m
         ss += d * d
+    return m, ss
+
+
+@njit(cache=True)
+def _q(lam, j, k):
+    """q(lam) = n c_j^2 - k^2 ||c||^2, c = lam - mean(lam)."""
+    m, ss = _mean_ss(lam)
     cj = lam[j] - m
-    return n * cj * cj - k * k * ss
+    return lam.shape[0] * cj * cj - k * k * ss
 
 
 @njit(cache=True)
 def _ss(lam):
     """||lam - mean(lam)||^2."""
-    n = lam.shape[0]
-    m = 0.0
-    for i in range(n):
-        m += lam[i]
-    m /= n
-    v = 0.0
-    for i in range(n):
-        v += (lam[i] - m) ** 2
-    return v
+    return _mean_ss(lam)[1]
 
 
 @njit(cache=True)
@@ -637,14 +636,7 @@ def isotropic_values_nb(mu, k, out_values):
 
     The closed form of the module docstring: ||c||^2 sin^2(alpha_j - beta), or ||c||^2 (apex)."""
     n = mu.shape[0]
-    m = 0.0
-    for i in range(n):
-        m += mu[i]
-    m /= n
-    ss = 0.0
-    for i in range(n):
-        d = mu[i] - m
-        ss += d * d
+    m, ss = _mean_ss(mu)
     cb = k / math.sqrt(n - 1.0)  # cos(beta)
     sb = math.sqrt(max(1.0 - cb * cb, 0.0))
     unorm = math.sqrt((n - 1.0) / n)

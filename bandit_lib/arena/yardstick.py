@@ -63,7 +63,7 @@ from bandit_lib.arena.lower_bound import (
     kl_bernoulli,
     single_arm_bound,
 )
-from bandit_lib.arena.secular import _arm, _centred, _cj, _f, _halfspace, _lam, _pd, _q, _ss
+from bandit_lib.arena.secular import _arm, _centred, _cj, _f, _halfspace, _lam, _mean_ss, _pd, _q, _ss
 from bandit_lib.checks import check_int, check_positive
 
 #: Bernoulli alternatives stay in [BOX, 1 - BOX]
@@ -607,13 +607,7 @@ def _normal_hs(mc, D, j, k, iters, lam, out):
     rn = math.sqrt(n)
     best = 0.0
     for _ in range(iters):
-        m = 0.0
-        for i in range(n):
-            m += lam[i]
-        m /= n
-        nc = 0.0
-        for i in range(n):
-            nc += (lam[i] - m) ** 2
+        m, nc = _mean_ss(lam)
         nc = math.sqrt(nc)
         if not nc > 0.0:
             break
