@@ -1,4 +1,8 @@
 import os
+import shutil
+import subprocess
+import sys
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -26,3 +30,70 @@ def results_dir(tmp_path, monkeypatch):
     monkeypatch.setenv("BANDIT_RESULTS", str(tmp_path))
     monkeypatch.setenv("BANDIT_PROGRESS", "0")
     return tmp_path
+
+
+# --- a copy of bandit_lib with a toy chapter, for scenarios that need processes of their own --------
+
+REPO = Path(__file__).resolve().parents[1]
+DEADLINE = 120  # seconds any subprocess of these scenarios may take
+
+TOY_EXPERIMENT = '''
+"""A toy experiment whose compute imports toy_dep where it runs (workers import it, the caller need not).
+
+TOY_LOG names a file where each computation appends a line (unit, process), so that a test can
+count how often each unit was computed; TOY_BIG makes unit x=1's record about 3 MB."""
+import os
+import time
+
+from bandit_lib.infra.experiment import Experiment, Unit
+
+
+def compute(seed, x, sleep=0.0):
+    from bandit_lib.toybook.toy_dep import f
+
+    time.sleep(sleep)
+    if os.environ.get("TOY_LOG"):
+        with open(os.environ["TOY_LOG"], "a") as log:
+            log.write(f"x={x} {os.getpid()}\\n")
+    rows = [{"y": f(x)}]
+    if os.environ.get("TOY_BIG") and x == 1:
+        rows = [{"y": f(x) + i / 7} for i in range(150_000)]
+    return {"rows": rows}
+
+
+def plan(profile):
+    return [Unit(f"x={x}", {"x": x, "sleep": SLEEP}) for x in range(UNITS)]
+
+
+SLEEP = float(os.environ.get("TOY_SLEEP", "0"))
+UNITS = int(os.environ.get("TOY_UNITS", "2"))
+LAZY = Experiment("toybook", "lazy", "toy", compute=compute, plan=plan, entropy=1, chapter="notebooks/none")
+'''
+
+
+@pytest.fixture
+def library_copy(tmp_path):
+    """A copy of bandit_lib with a toy chapter `toybook`, and a function running Python on it
+    (``.root``: the copy; ``.env``: its environment; ``.store``: its result store)."""
+    root = tmp_path / "repo"
+    shutil.copytree(REPO / "bandit_lib", root / "bandit_lib", ignore=shutil.ignore_patterns("__pycache__"))
+    book = root / "bandit_lib" / "toybook"
+    book.mkdir()
+    (book / "__init__.py").write_text('"""Toy chapter of the reliability tests."""\n')
+    (book / "experiments.py").write_text(TOY_EXPERIMENT)
+    (book / "toy_dep.py").write_text("def f(x):\n    return x + 1\n")
+    env = {**os.environ, "PYTHONPATH": str(root), "BANDIT_PROGRESS": "0", "BANDIT_RESULTS": str(tmp_path / "store")}
+
+    def python(*parts: str, **extra_env) -> subprocess.CompletedProcess:
+        script = "\n".join(textwrap.dedent(part) for part in parts)
+        return subprocess.run(
+            [sys.executable, "-c", script],
+            cwd=root,
+            env={**env, **extra_env},
+            capture_output=True,
+            text=True,
+            timeout=DEADLINE,
+        )
+
+    python.root, python.env, python.store = root, env, tmp_path / "store"
+    return python

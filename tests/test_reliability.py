@@ -9,24 +9,20 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import signal
 import subprocess
 import sys
-import textwrap
 import time
 from pathlib import Path
 
 import pytest
+from conftest import DEADLINE, REPO
 
 from bandit_lib.infra.experiment import Experiment, Unit
 from bandit_lib.infra.reproduce import main as reproduce_main
 from bandit_lib.infra.store import CorruptResult, payload_digest
 
 import toy_compute
-
-REPO = Path(__file__).resolve().parents[1]
-DEADLINE = 120  # seconds any subprocess here may take
 
 
 def toy(means=(0.2, 0.7, 0.9)):
@@ -182,57 +178,6 @@ def test_an_unwritable_store_fails_before_any_unit_is_computed(tmp_path, monkeyp
 
 # --- scenarios in a process of their own, on a copy of the library --------------------------------
 
-TOY_EXPERIMENT = '''
-"""A toy experiment whose compute imports toy_dep where it runs (workers import it, the caller need not)."""
-import time
-
-from bandit_lib.infra.experiment import Experiment, Unit
-
-
-def compute(seed, x, sleep=0.0):
-    from bandit_lib.toybook.toy_dep import f
-
-    time.sleep(sleep)
-    return {"rows": [{"y": f(x)}]}
-
-
-def plan(profile):
-    return [Unit(f"x={x}", {"x": x, "sleep": SLEEP}) for x in range(UNITS)]
-
-
-SLEEP = float(__import__("os").environ.get("TOY_SLEEP", "0"))
-UNITS = int(__import__("os").environ.get("TOY_UNITS", "2"))
-LAZY = Experiment("toybook", "lazy", "toy", compute=compute, plan=plan, entropy=1, chapter="notebooks/none")
-'''
-
-
-@pytest.fixture
-def library_copy(tmp_path):
-    """A copy of bandit_lib with a toy chapter `toybook`, and a function running Python on it."""
-    root = tmp_path / "repo"
-    shutil.copytree(REPO / "bandit_lib", root / "bandit_lib", ignore=shutil.ignore_patterns("__pycache__"))
-    book = root / "bandit_lib" / "toybook"
-    book.mkdir()
-    (book / "__init__.py").write_text('"""Toy chapter of the reliability tests."""\n')
-    (book / "experiments.py").write_text(TOY_EXPERIMENT)
-    (book / "toy_dep.py").write_text("def f(x):\n    return x + 1\n")
-    env = {**os.environ, "PYTHONPATH": str(root), "BANDIT_PROGRESS": "0", "BANDIT_RESULTS": str(tmp_path / "store")}
-
-    def python(*parts: str, **extra_env) -> subprocess.CompletedProcess:
-        script = "\n".join(textwrap.dedent(part) for part in parts)
-        return subprocess.run(
-            [sys.executable, "-c", script],
-            cwd=root,
-            env={**env, **extra_env},
-            capture_output=True,
-            text=True,
-            timeout=DEADLINE,
-        )
-
-    python.root, python.env, python.store = root, env, tmp_path / "store"
-    return python
-
-
 EDIT_DEP = """
 import pathlib
 dep = pathlib.Path("bandit_lib/toybook/toy_dep.py")
@@ -381,9 +326,13 @@ def test_a_stopped_run_shuts_its_workers_down_says_how_to_resume_and_resumes(lib
     assert not leftover, f"worker processes outlived the run: {leftover}"
     finished = sorted(p.name for p in folder.glob("*.json"))
     assert len(finished) < 12
+    claims = list(folder.glob(".*.claim"))
+    if sig != signal.SIGKILL:
+        assert not claims, f"a stopped run left its claims: {claims}"  # released on the way out
     done = subprocess.run(command, cwd=library_copy.root, env=env, capture_output=True, text=True, timeout=DEADLINE)
     assert done.returncode == 0, done.stderr
     assert len(list(folder.glob("*.json"))) == 12
+    assert not list(folder.glob(".*.claim"))  # a killed run's claims were taken over, then released
     # the units saved before the stop were not computed again
     assert all(folder.joinpath(n).stat().st_mtime_ns == m for n, m in saved_before.items())
 

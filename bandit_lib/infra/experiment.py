@@ -27,8 +27,8 @@ from __future__ import annotations
 import logging
 import os
 import time
-from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -81,6 +81,89 @@ def _compute_unit(
     start = time.perf_counter()
     payload = compute(seed=seed, **params)
     return payload, time.perf_counter() - start, environment()
+
+
+#: How often a run waiting for units that another run is computing looks again (seconds).
+POLL_SECONDS = 1.0
+
+
+@dataclass(frozen=True)
+class RunReport:
+    """What one :meth:`Experiment.update` did: the units it computed, the units another run sharing
+    the store computed meanwhile, and (``wait=False``) the units another run is still computing."""
+
+    computed: tuple[str, ...] = ()
+    elsewhere: tuple[str, ...] = ()
+    waiting: tuple[str, ...] = ()
+
+    def __add__(self, other: RunReport) -> RunReport:
+        return RunReport(self.computed + other.computed, self.elsewhere + other.elsewhere, other.waiting)
+
+
+class _Run:
+    """The rounds of one :meth:`Experiment.update`: hand out the pending units whose claim this run
+    gets, save each result as it comes and release its claim; a round returns the units another
+    run holds."""
+
+    def __init__(self, exp, store, fingerprint, commit, recompute, since, jobs, scheduler, progress):
+        self.exp, self.store, self.fingerprint, self.commit = exp, store, fingerprint, commit
+        self.recompute, self.since = recompute, since
+        self.jobs, self.scheduler, self.progress = jobs, scheduler, progress
+        self.code = fingerprint.rsplit(".v", 1)[0]
+        self.computed: list[str] = []
+        self.elsewhere: list[str] = []
+
+    def round(self, pending: list[Unit], claims) -> list[Unit]:
+        exp, taken, held = self.exp, [], []
+
+        def tasks():
+            # Runs where the backend takes its next task (joblib: one of its threads), just before
+            # a worker is free for it: the claim is taken as late as possible.
+            for unit in pending:
+                if not claims.take(unit.key):
+                    held.append(unit)
+                    continue
+                state, _ = exp._state(self.store, unit, self.fingerprint, self.recompute, self.since)
+                if state == "done":  # another run finished it between our look and our claim
+                    claims.release(unit.key)
+                    self.elsewhere.append(unit.key)
+                    continue
+                if state == "corrupt":
+                    moved = self.store.quarantine(self.store.path(exp.paper, exp.name, unit.key))
+                    if moved is not None:
+                        log.warning("%s/%s: moved the corrupt record to %s", exp.id, unit.key, moved)
+                taken.append(unit)
+                yield {"compute": exp.compute, "seed": exp.seed(unit), "params": dict(unit.params), "code": self.code}
+
+        def save(index: int, result: tuple[Any, float, dict[str, Any]]) -> None:
+            unit = taken[index]
+            payload, elapsed, env = result
+            self.store.write(
+                exp.paper,
+                exp.name,
+                unit.key,
+                params=unit.params,
+                seed=describe(exp.seed(unit)),
+                fingerprint=self.fingerprint,
+                payload=payload,
+                elapsed=elapsed,
+                commit=self.commit,
+                environment=env,
+            )
+            claims.release(unit.key)
+            self.computed.append(unit.key)
+
+        run_many(
+            _compute_unit,
+            tasks(),
+            total=len(pending),
+            jobs=self.jobs,
+            scheduler=self.scheduler,
+            desc=exp.id,
+            progress=self.progress,
+            on_result=save,
+        )
+        return held
 
 
 @dataclass(frozen=True)
@@ -166,6 +249,129 @@ class Experiment:
                 "kernel (Jupyter: Kernel > Restart) or the Python process, and run again."
             )
 
+    def _state(
+        self, store: ResultStore, unit: Unit, fingerprint: str, recompute: bool, since: float
+    ) -> tuple[str, str | None]:
+        """A unit's record as a run sees it: ``done`` (fresh; with ``recompute``, also written after
+        ``since``), ``missing``, ``stale``, ``corrupt`` or ``recompute``, and why."""
+        try:
+            record = store.read(self.paper, self.name, unit.key)
+        except CorruptResult as exc:
+            return "corrupt", str(exc)
+        if record is None:
+            return "missing", None
+        reason = record.stale_reason(params=unit.params, seed=describe(self.seed(unit)), fingerprint=fingerprint)
+        if reason:
+            return "stale", reason
+        if recompute:
+            try:
+                if record.path.stat().st_mtime < since:
+                    return "recompute", "recompute requested"
+            except OSError:
+                return "missing", None
+        return "done", None
+
+    def update(
+        self,
+        profile: str | None = None,
+        *,
+        jobs: int = 1,
+        scheduler: str | None = None,
+        store: ResultStore | None = None,
+        progress: bool | None = None,
+        recompute: bool = False,
+        wait: bool = True,
+        keys: Iterable[str] | None = None,
+        since: float | None = None,
+    ) -> RunReport:
+        """Compute the units whose record is missing, stale or corrupt (all of them if
+        ``recompute``) and save each record as soon as it is done; a corrupt record is moved to the
+        store's quarantine folder first.
+
+        Each unit is computed under a claim (:class:`~bandit_lib.infra.store.UnitClaims`), taken
+        just before a worker starts it, so that runs sharing the store compute each unit once: a
+        unit another run is computing is left to it, and at the end this run waits until it is
+        done (or taken over, if that run stopped), or, with ``wait=False``, returns it under
+        ``waiting``. ``keys`` limits the units looked at (the ``waiting`` of an earlier call: those
+        found done count as computed elsewhere); with ``recompute``, a record written after the
+        time ``since`` (seconds since the epoch; default now) counts as recomputed."""
+        started = time.time()
+        since = started if since is None else since
+        profile = check_profile(profile or current_profile())
+        store = store or self.store(profile)
+        fingerprint = self.fingerprint()
+        units = self.units(profile)
+        if keys is not None:
+            wanted = set(keys)
+            units = [u for u in units if u.key in wanted]
+        todo, corrupt, finished = [], False, []
+        for unit in units:
+            state, why = self._state(store, unit, fingerprint, recompute, since)
+            if state == "done":
+                finished.append(unit.key)
+                continue
+            if state == "corrupt":
+                corrupt = True
+                log.warning(
+                    "%s/%s: %s; moving it to the quarantine folder and computing it again", self.id, unit.key, why
+                )
+            elif state == "stale" and not recompute:
+                log.warning("%s/%s: refusing the stale result and recomputing it (%s)", self.id, unit.key, why)
+            todo.append(unit)
+        # leftovers of writes killed between writing and renaming, whether or not there is work; a
+        # minute's grace for another process that is writing right now
+        try:
+            store.remove_stray_temporaries(self.paper, self.name, before=started - 60)
+        except OSError:
+            pass  # a read-only store: nothing to tidy, and nothing to compute may follow
+        # the units a caller names in ``keys`` were being computed by another run: those done now are its work
+        elsewhere = tuple(finished) if keys is not None else ()
+        if not todo:
+            return RunReport(elsewhere=elsewhere)
+        self.check_code()
+        store.check_writable(self.paper, self.name)
+        if corrupt:
+            store.quarantine_folder(self.paper, self.name)  # usable, before anything is computed
+        commit = git_commit()
+        if commit is None or commit.endswith("+dirty"):
+            log.warning(
+                "%s: the code in bandit_lib/ is not committed (%s), so the records are stamped %s: commit the "
+                "code and run `python tools/restamp.py --commits` to give them a commit a reader can check out",
+                self.id,
+                "no git checkout" if commit is None else "uncommitted changes",
+                commit,
+            )
+        run = _Run(self, store, fingerprint, commit, recompute, since, jobs, scheduler, progress)
+        with store.claims(self.paper, self.name) as claims:
+            pending, held, announced = todo, [], set()
+            while True:
+                if pending:
+                    held += run.round(pending, claims)
+                if not held or not wait:
+                    break
+                pending, still, owners = [], [], {}
+                for unit in held:
+                    holder = claims.holder(unit.key)
+                    if holder is None:
+                        pending.append(unit)  # released (done, or given up) or stale: look again
+                    else:
+                        still.append(unit)
+                        owners[holder.owner] = owners.get(holder.owner, 0) + 1
+                held = still
+                for owner, n in owners.items():
+                    if owner not in announced:
+                        announced.add(owner)
+                        log.info(
+                            "%s: waiting for %d unit(s) that another run is computing: %s (if it stops, this run "
+                            "takes them over)",
+                            self.id,
+                            n,
+                            owner,
+                        )
+                if not pending:
+                    time.sleep(POLL_SECONDS)
+        return RunReport(tuple(run.computed), elsewhere + tuple(run.elsewhere), tuple(u.key for u in held))
+
     def run(
         self,
         profile: str | None = None,
@@ -176,79 +382,14 @@ class Experiment:
         progress: bool | None = None,
         recompute: bool = False,
     ) -> Results:
-        """Compute the units that are missing, stale or corrupt (all of them if ``recompute``),
-        then load all. A corrupt record is moved to the store's quarantine folder first."""
-        started = time.time()
+        """Compute the units that are missing, stale or corrupt (all of them if ``recompute``;
+        :meth:`update`, waiting for units another run is computing), then load all."""
         profile = check_profile(profile or current_profile())
         store = store or self.store(profile)
-        fingerprint = self.fingerprint()
-        todo = []
-        for unit in self.units(profile):
-            try:
-                record = store.read(self.paper, self.name, unit.key)
-            except CorruptResult as exc:
-                moved = store.quarantine(exc.path)
-                log.warning("%s/%s: %s; moved it to %s and computing it again", self.id, unit.key, exc, moved)
-                todo.append(unit)
-                continue
-            reason = (
-                "recompute requested"
-                if recompute
-                else (
-                    "missing"
-                    if record is None
-                    else record.stale_reason(
-                        params=unit.params, seed=describe(self.seed(unit)), fingerprint=fingerprint
-                    )
-                )
-            )
-            if reason:
-                if record is not None and not recompute:
-                    log.warning("%s/%s: refusing the stale result and recomputing it (%s)", self.id, unit.key, reason)
-                todo.append(unit)
-        # leftovers of writes killed between writing and renaming, whether or not there is work; a
-        # minute's grace for another process that is writing right now
-        try:
-            store.remove_stray_temporaries(self.paper, self.name, before=started - 60)
-        except OSError:
-            pass  # a read-only store: nothing to tidy, and nothing to compute may follow
-        if todo:
-            self.check_code()
-            store.check_writable(self.paper, self.name)
-            commit = git_commit()
-            if commit is None or commit.endswith("+dirty"):
-                log.warning(
-                    "%s: the code in bandit_lib/ is not committed (%s), so the records are stamped %s: commit the "
-                    "code and run `python tools/restamp.py --commits` to give them a commit a reader can check out",
-                    self.id,
-                    "no git checkout" if commit is None else "uncommitted changes",
-                    commit,
-                )
-
-            def save(index: int, result: tuple[Any, float, dict[str, Any]]) -> None:
-                unit = todo[index]
-                payload, elapsed, env = result
-                store.write(
-                    self.paper,
-                    self.name,
-                    unit.key,
-                    params=unit.params,
-                    seed=describe(self.seed(unit)),
-                    fingerprint=fingerprint,
-                    payload=payload,
-                    elapsed=elapsed,
-                    commit=commit,
-                    environment=env,
-                )
-
-            code = fingerprint.rsplit(".v", 1)[0]
-            tasks = [
-                {"compute": self.compute, "seed": self.seed(u), "params": dict(u.params), "code": code} for u in todo
-            ]
-            run_many(
-                _compute_unit, tasks, jobs=jobs, scheduler=scheduler, desc=self.id, progress=progress, on_result=save
-            )
-        return self.load(profile, store=store)
+        report = self.update(
+            profile, jobs=jobs, scheduler=scheduler, store=store, progress=progress, recompute=recompute
+        )
+        return replace(self.load(profile, store=store), report=report)
 
     def load(self, profile: str | None = None, *, store: ResultStore | None = None) -> Results:
         """All units' payloads; raises MissingResult, StaleResult or CorruptResult (naming the
@@ -280,6 +421,7 @@ class Results:
     profile: str
     entries: list[tuple[Unit, dict[str, Any]]]
     paths: list[Path] = field(default_factory=list)
+    report: RunReport = field(default_factory=RunReport)  # what the run that loaded them computed
 
     def __len__(self) -> int:
         return len(self.entries)

@@ -17,7 +17,7 @@ import os
 import signal
 import threading
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sized
 from contextlib import contextmanager
 from typing import Any
 
@@ -91,10 +91,29 @@ def _dask(fn, tasks, scheduler) -> Iterator[tuple[int, Any]]:
     from distributed import Client, as_completed
 
     with Client(scheduler) as client:
-        futures = [client.submit(_call, fn, i, task, pure=False) for i, task in enumerate(tasks)]
+        # Twice the cluster's threads in flight: enough to keep every worker busy, few enough that
+        # a task is taken from ``tasks`` (and its unit claimed) only shortly before it runs.
+        window = max(2, 2 * sum(client.nthreads().values()))
+        source = enumerate(tasks)
+        running = as_completed()
+        futures = []
+
+        def submit() -> bool:
+            for index, task in source:
+                future = client.submit(_call, fn, index, task, pure=False)
+                futures.append(future)
+                running.add(future)
+                return True
+            return False
+
         try:
-            for future in as_completed(futures):
-                yield future.result()
+            for _ in range(window):
+                if not submit():
+                    break
+            for future in running:
+                result = future.result()
+                submit()
+                yield result
         except BaseException:
             client.cancel(futures)
             raise
@@ -102,26 +121,34 @@ def _dask(fn, tasks, scheduler) -> Iterator[tuple[int, Any]]:
 
 def run_many(
     fn: Callable[..., Any],
-    tasks: Sequence[Mapping[str, Any]],
+    tasks: Iterable[Mapping[str, Any]],
     *,
     jobs: int = 1,
     scheduler: str | None = None,
     desc: str | None = None,
     progress: bool | None = None,
     on_result: Callable[[int, Any], None] | None = None,
+    total: int | None = None,
 ) -> list[Any]:
     """``[fn(**task) for task in tasks]``, in parallel, with a progress bar.
 
     ``jobs`` local worker processes (joblib; 1 runs in this process), or the Dask cluster at
     ``scheduler`` when given. ``fn`` must be a module-level function and each task should carry its
     own seed, so that results do not depend on the backend or on the number of workers.
+
+    ``tasks`` is consumed lazily: a task is taken only shortly before a worker can start it
+    (joblib looks a few tasks ahead; a Dask run keeps twice the cluster's threads in flight), so a
+    generator may decide then whether to hand out a task (the result store's claims do). A task's
+    index is its place in the order ``tasks`` gives them. ``total`` sizes the progress bar when
+    ``tasks`` has no length.
     """
     jobs = check_int("jobs", jobs, minimum=1)
-    tasks = list(tasks)
-    results: list[Any] = [None] * len(tasks)
+    if total is None and isinstance(tasks, Sized):
+        total = len(tasks)
+    results: dict[int, Any] = {}
     source = _dask(fn, tasks, scheduler) if scheduler else _local(fn, tasks, jobs)
     show = progress_enabled() if progress is None else progress
-    with tqdm(total=len(tasks), desc=desc, disable=not show, leave=False) as bar:
+    with tqdm(total=total, desc=desc, disable=not show, leave=False) as bar:
         try:
             for index, result in source:
                 results[index] = result
@@ -130,7 +157,7 @@ def run_many(
                 bar.update(1)
         finally:
             source.close()
-    return results
+    return [results[index] for index in sorted(results)]
 
 
 @contextmanager

@@ -63,6 +63,13 @@ def _check(experiments, profile: str) -> int:
     strays = experiments[0].store(profile).stray_temporaries() if experiments else []
     for path in strays:
         print(f"    stray temporary file (an unfinished write; the next `reproduce` removes it): {path}")
+    for claim in experiments[0].store(profile).all_claims() if experiments else []:
+        if claim.stale:
+            print(
+                f"    stale claim (a run that stopped: {claim.stale}; the next `reproduce` takes it over): {claim.path}"
+            )
+        else:
+            print(f"    being computed now by another run, {claim.owner}: {claim.path}")
     print(
         f"environment of the fresh records: {total['fresh'] - sum(elsewhere.values())} made in this one "
         f"(Python {here['python']}, numpy {here['packages']['numpy']}, scipy {here['packages']['scipy']}, "
@@ -99,14 +106,18 @@ def _check(experiments, profile: str) -> int:
 
 def _pending(experiments, profile: str) -> int:
     """Before a book build: if any unit is missing, stale or corrupt, print one message (how many,
-    the compute time their records predict, the command to run) and return 3; else 0."""
-    units, seconds, unknown = 0, 0.0, 0
+    in which experiments, the compute time their records predict, the command to run) and return
+    3; else 0."""
+    units, seconds, unknown, where = 0, 0.0, 0, []
     for exp in experiments:
         status = exp.status(profile)
         todo = status["stale"] + status["missing"] + status["corrupt"]
         if not todo:
             continue
         units += len(todo)
+        where.append(
+            f"{exp.id}: " + ", ".join(f"{len(status[k])} {k}" for k in ("missing", "stale", "corrupt") if status[k])
+        )
         store = exp.store(profile)
         known = {}
         for unit in exp.units(profile):
@@ -126,16 +137,34 @@ def _pending(experiments, profile: str) -> int:
                 unknown += 1
     if not units:
         return 0
-    guess = f"about {seconds / 60:.0f} core-minutes by the records" + (
-        f" (and {unknown} units with no record to go by)" if unknown else ""
-    )
+    if unknown == units:
+        guess = "no record says how long they take"
+    else:
+        if seconds >= 90:
+            minutes = f"about {seconds / 60:.0f} core-minutes"
+        else:
+            minutes = f"about {seconds:.0f} core-seconds" if seconds >= 1 else "under a core-second"
+        guess = f"{minutes} by the records" + (f" (and {unknown} units with no record to go by)" if unknown else "")
+    named = "; ".join(where[:12]) + (f"; and {len(where) - 12} more experiments" if len(where) > 12 else "")
     print(
-        f"make book stopped before running any notebook: {units} result units are missing or stale, {guess}. "
-        "The notebooks would compute them without showing progress. Run `make reproduce` first (it shows "
-        "progress and can be interrupted and resumed), or `make book BOOK_COMPUTE=1` to run it and then the book.",
+        f"make book stopped before running any notebook: {units} result units are missing or stale ({named}), "
+        f"{guess}. The notebooks would compute them without showing progress. Run `make reproduce` first (it "
+        "shows progress and can be interrupted and resumed), or `make book BOOK_COMPUTE=1` to run it and then "
+        "the book.",
         file=sys.stderr,
     )
     return 3
+
+
+def _report_line(exp, profile: str, report, wall: float) -> None:
+    """One line per experiment: its units, the wall time, the compute time its records hold, and
+    how many units this run computed (and another run sharing the store, if any)."""
+    results = exp.load(profile)
+    shared = f", {len(report.elsewhere)} by another run" if report.elsewhere else ""
+    print(
+        f"{exp.id:40s} {len(results):4d} units  {wall:8.1f} s wall  ({results.elapsed_seconds:.1f} s of compute "
+        f"in the records; {len(report.computed)} computed here{shared})"
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -165,19 +194,41 @@ def main(argv: list[str] | None = None) -> int:
         return _pending(experiments, profile)
 
     total = time.perf_counter()
+    begun = time.time()
     done = 0
     try:
         with interrupt_on_sigterm():
             if experiments:
                 experiments[0].store(profile).check_writable()
+            # First pass: every experiment, leaving the units another run (sharing the store) is
+            # computing to it; second pass: wait for those, or take them over if that run stopped.
+            later = []
             for exp in experiments:
                 start = time.perf_counter()
-                results = exp.run(profile, jobs=args.jobs, scheduler=args.scheduler, recompute=args.recompute)
-                done += 1
-                print(
-                    f"{exp.id:40s} {len(results):4d} units  {time.perf_counter() - start:8.1f} s wall  "
-                    f"({results.elapsed_seconds:.1f} s of compute in the records)"
+                report = exp.update(
+                    profile, jobs=args.jobs, scheduler=args.scheduler, recompute=args.recompute, wait=False, since=begun
                 )
+                if report.waiting:
+                    print(
+                        f"{exp.id:40s} {len(report.waiting):4d} units are being computed by another run: "
+                        "coming back to them at the end"
+                    )
+                    later.append((exp, report, time.perf_counter() - start))
+                    continue
+                _report_line(exp, profile, report, time.perf_counter() - start)
+                done += 1
+            for exp, first, wall in later:
+                start = time.perf_counter()
+                report = first + exp.update(
+                    profile,
+                    jobs=args.jobs,
+                    scheduler=args.scheduler,
+                    recompute=args.recompute,
+                    keys=first.waiting,
+                    since=begun,
+                )
+                _report_line(exp, profile, report, wall + time.perf_counter() - start)
+                done += 1
     except KeyboardInterrupt as exc:
         print(
             f"\ninterrupted ({str(exc) or 'Ctrl-C'}) after {time.perf_counter() - total:.0f} s: {done} of "

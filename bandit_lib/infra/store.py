@@ -9,20 +9,41 @@ whose parameters, seed or code fingerprint differ is *stale* and is never return
 A record also carries the sha256 of its canonical payload. A record that cannot be read, lacks a
 field, has another format or whose payload does not match its hash (a hand-edited number, a
 truncated file) is *corrupt*: reading it raises :class:`CorruptResult` naming the file and why,
-and ``reproduce`` moves it to ``<root>/.quarantine/`` and computes the unit again.
+and ``reproduce`` moves it to ``<root>/.quarantine/`` and computes the unit again. The fields
+outside the hash are checked too (their types: a hand-edited ``elapsed_seconds`` or ``environment``
+makes the record corrupt, not a crash later), and a record nested too deep to parse is corrupt.
+
+Several runs may share one store (two ``make reproduce``, a notebook beside them, the machines of
+a cluster writing to a shared folder): a run *claims* a unit before computing it
+(:class:`UnitClaims`, a file ``.<unit>.claim`` beside the records, created atomically), so that
+each unit is computed once; the others wait for it or take another unit. A claim names its
+owner (process, host, start time) and is refreshed every :data:`HEARTBEAT_SECONDS`; the claim of
+a run that was killed is *stale* (its process is gone from this host, or, from another host, it
+has not been refreshed for :data:`STALE_AFTER_SECONDS`) and the next run takes it over. Claims
+only save work: records are written atomically and a unit's payload is determined by its seed,
+so the rare duplicate computation a race could cause changes no number.
+
+Every failure to write (a full disk, a file-size limit, a quota, a file where a folder should be)
+raises :class:`StoreNotWritable` naming the file, and leaves the records already written intact.
 """
 
 from __future__ import annotations
 
 import datetime as _dt
+import errno
 import hashlib
 import json
+import logging
+import math
 import os
 import re
+import socket
 import subprocess
 import tempfile
+import threading
 import time
-from dataclasses import dataclass
+import uuid
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -31,8 +52,19 @@ import numpy as np
 from bandit_lib import __version__
 from bandit_lib.infra.profiles import repo_root
 
+log = logging.getLogger(__name__)
+
 FORMAT = 2  # 2: records carry payload_sha256
 QUARANTINE = ".quarantine"
+CLAIM = ".claim"  # a claim is the file .<unit>.claim in the experiment's folder
+#: How often a run refreshes the claims it holds (their modification time).
+HEARTBEAT_SECONDS = 30.0
+#: A claim from another host not refreshed for this long belongs to a run that stopped.
+STALE_AFTER_SECONDS = 600.0
+#: The writability probe writes this many bytes and wants this much free space: a store that
+#: cannot take a file of the size of a large record fails before any unit is computed.
+PROBE_BYTES = 64 * 1024
+MIN_FREE_BYTES = 1024 * 1024
 _KEY = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._=,+-]*$")
 
 
@@ -61,7 +93,26 @@ MalformedResult = CorruptResult  # the name earlier code used
 
 
 class StoreNotWritable(ResultError):
-    """The result store's folder cannot be created or written."""
+    """The result store's folder cannot be created or written: permissions, a full disk, a
+    file-size limit, a file where a folder should be. The message names the file or folder."""
+
+
+def _why(exc: OSError, path: Path | None = None) -> str:
+    """An OSError met on ``path`` in words, with the advice its cause calls for."""
+    reason = exc.strerror or str(exc)
+    if exc.errno in (errno.ENOTDIR, errno.EEXIST) and path is not None:
+        blocker = next((p for p in (path, *path.parents) if p.exists() and not p.is_dir()), None)
+        if blocker is not None:
+            return f"{reason}: {blocker} is a file where a folder should be; move it away"
+    if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+        return f"{reason}: the disk or quota holding it is full; free some space"
+    if exc.errno == errno.EFBIG:
+        return f"{reason}: a limit on file sizes (ulimit -f) forbids the file; raise it"
+    if exc.errno in (errno.ENOTDIR, errno.EEXIST):
+        return f"{reason}: a file stands where a folder should be; move it away"
+    if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+        return f"{reason}: fix the permissions or set BANDIT_RESULTS to a writable folder"
+    return reason
 
 
 def check_key(name: str, key: str) -> str:
@@ -126,20 +177,37 @@ def git_commit() -> str | None:
 
 
 def _write_atomically(path: Path, data: dict[str, Any]) -> None:
-    """Write ``data`` as one JSON line to ``path`` through a temporary file renamed into place."""
+    """Write ``data`` as one JSON line to ``path`` through a temporary file renamed into place;
+    :class:`StoreNotWritable` naming ``path`` if it cannot be written (the file as it was before
+    stays, and no temporary file is left)."""
     text = json.dumps(data, cls=_Encoder, sort_keys=True, separators=(",", ":"))
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    tmp = None
     try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
         with os.fdopen(fd, "w") as handle:
             handle.write(text + "\n")
             handle.flush()
             os.fsync(handle.fileno())
         os.chmod(tmp, 0o644)  # mkstemp creates 0600; results are meant to be shared
         os.replace(tmp, path)
+    except OSError as exc:
+        _discard(tmp)
+        raise StoreNotWritable(
+            f"cannot write the result {path} ({_why(exc, path.parent)}); the records written before are kept, and "
+            "running the same command again computes only what is missing"
+        ) from exc
     except BaseException:
-        Path(tmp).unlink(missing_ok=True)
+        _discard(tmp)
         raise
+
+
+def _discard(tmp: str | None) -> None:
+    if tmp is not None:
+        try:
+            Path(tmp).unlink(missing_ok=True)
+        except OSError:
+            pass  # the next run removes a stray temporary
 
 
 def _remove_older(folder: Path, pattern: str, before: float) -> list[Path]:
@@ -154,6 +222,16 @@ def _remove_older(folder: Path, pattern: str, before: float) -> list[Path]:
         except FileNotFoundError:
             pass  # another process finished or removed it
     return removed
+
+
+def _free_bytes(folder: Path) -> int | None:
+    """Bytes an unprivileged process may still write on the file system of ``folder`` (None where
+    the system cannot say)."""
+    try:
+        st = os.statvfs(folder)
+    except (AttributeError, OSError):
+        return None
+    return st.f_bavail * st.f_frsize
 
 
 @dataclass(frozen=True)
@@ -177,6 +255,44 @@ class Record:
 
 
 REQUIRED = ("format", "paper", "experiment", "unit", "params", "seed", "fingerprint", "payload", "payload_sha256")
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def _bad_fields(data: dict[str, Any]) -> list[str]:
+    """What is wrong with the fields the payload hash does not cover (the code that reads a record
+    relies on their types: a crash later would hide which file is damaged)."""
+    bad = []
+    for name in ("paper", "experiment", "unit", "fingerprint", "payload_sha256"):
+        if not isinstance(data[name], str):
+            bad.append(f"{name} must be a string, got {_short(data[name])}")
+    if "created" in data and not isinstance(data["created"], str):
+        bad.append(f"created must be a string, got {_short(data['created'])}")
+    if "elapsed_seconds" in data and not (_is_number(data["elapsed_seconds"]) and data["elapsed_seconds"] >= 0):
+        bad.append(f"elapsed_seconds must be a number of seconds >= 0, got {_short(data['elapsed_seconds'])}")
+    code = data.get("code", {})
+    if not isinstance(code, dict) or any(not isinstance(v, (str, type(None))) for v in code.values()):
+        bad.append(f"code must map names to versions, got {_short(code)}")
+    env = data.get("environment")
+    if env is not None:
+        if not isinstance(env, dict):
+            bad.append(f"environment must be an object, got {_short(env)}")
+        else:
+            if not isinstance(env.get("packages", {}), dict):
+                bad.append(f"environment.packages must be an object, got {_short(env['packages'])}")
+            if not isinstance(env.get("blas", []), list):
+                bad.append(f"environment.blas must be a list, got {_short(env['blas'])}")
+    restamped = data.get("restamped", [])
+    if not isinstance(restamped, list) or not all(isinstance(r, dict) for r in restamped):
+        bad.append(f"restamped must be a list of objects, got {_short(restamped)}")
+    return bad
 
 
 class ResultStore:
@@ -216,26 +332,58 @@ class ResultStore:
             data = json.loads(raw.decode("utf-8"))
         except (json.JSONDecodeError, UnicodeDecodeError) as exc:
             raise CorruptResult(path, f"not valid JSON ({exc})") from exc
+        except RecursionError as exc:  # [[[[...]]]] 100 000 deep: no record of ours nests so
+            raise CorruptResult(path, "nested too deep to be a record") from exc
         if not isinstance(data, dict):
             raise CorruptResult(path, f"must hold a JSON object; got {type(data).__name__}")
         if data.get("format") != FORMAT:
-            raise CorruptResult(path, f"has format {data.get('format')!r}; this code reads format {FORMAT}")
+            raise CorruptResult(path, f"has format {_short(data.get('format'))}; this code reads format {FORMAT}")
         missing = [k for k in REQUIRED if k not in data]
         if missing:
             raise CorruptResult(path, f"lacks the field(s) {missing}")
-        if payload_digest(data["payload"]) != data["payload_sha256"]:
+        bad = _bad_fields(data)
+        if bad:
+            raise CorruptResult(path, f"has damaged field(s) outside the payload: {'; '.join(bad)}")
+        try:
+            digest = payload_digest(data["payload"])
+        except RecursionError as exc:
+            raise CorruptResult(path, "its payload is nested too deep to be a result") from exc
+        if digest != data["payload_sha256"]:
             raise CorruptResult(path, "its payload does not match payload_sha256 (edited or damaged)")
         return data
 
-    def quarantine(self, path: Path) -> Path:
+    def quarantine_folder(self, paper: str, experiment: str) -> Path:
+        """Create (if need be) and return the quarantine folder of an experiment;
+        :class:`StoreNotWritable`, naming it, if it cannot be made (a file where it should be)."""
+        folder = self.root / QUARANTINE / check_key("paper", paper) / check_key("experiment", experiment)
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StoreNotWritable(
+                f"cannot move corrupt records to the quarantine folder {folder} ({_why(exc, folder)}); nothing was "
+                "moved or overwritten"
+            ) from exc
+        return folder
+
+    def quarantine(self, path: Path) -> Path | None:
         """Move a corrupt record out of the way, to ``<root>/.quarantine/<paper>/<experiment>/``
-        with a time stamp, and return where it went."""
+        under a name of its own (time stamp, process and a random tag: two processes never
+        overwrite each other's copy), and return where it went; None if the file is gone already
+        (another process moved it first). :class:`StoreNotWritable` naming the file if it cannot
+        be moved: then it stays where it was."""
         path = Path(path)
         rel = path.relative_to(self.root)
+        folder = self.quarantine_folder(rel.parts[0], rel.parts[1])
         stamp = _dt.datetime.now(_dt.UTC).strftime("%Y%m%dT%H%M%S.%fZ")
-        target = self.root / QUARANTINE / rel.parent / f"{rel.stem}.{stamp}{rel.suffix}"
-        target.parent.mkdir(parents=True, exist_ok=True)
-        os.replace(path, target)
+        target = folder / f"{rel.stem}.{stamp}.{os.getpid()}-{uuid.uuid4().hex[:8]}{rel.suffix}"
+        try:
+            os.replace(path, target)
+        except FileNotFoundError:
+            return None  # another process quarantined it between our read and now
+        except OSError as exc:
+            raise StoreNotWritable(
+                f"cannot move the corrupt record {path} to {target} ({_why(exc)}); it stays where it is"
+            ) from exc
         return target
 
     def remove_stray_temporaries(self, paper: str, experiment: str, *, before: float) -> list[Path]:
@@ -260,16 +408,29 @@ class ResultStore:
         folder = (
             self.root if paper is None else self.root / check_key("paper", paper) / check_key("experiment", experiment)
         )
+        probe = None
         try:
             folder.mkdir(parents=True, exist_ok=True)
             fd, probe = tempfile.mkstemp(dir=folder, prefix=".write-probe.", suffix=".tmp")
-            os.close(fd)
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(b"\0" * PROBE_BYTES)
+                handle.flush()
+                os.fsync(handle.fileno())
             os.unlink(probe)
+            probe = None
+            free = _free_bytes(folder)
         except OSError as exc:
+            _discard(probe)
             raise StoreNotWritable(
-                f"cannot write results to {folder} ({exc.strerror or exc}); set BANDIT_RESULTS to a "
-                "writable folder or fix the permissions"
+                f"cannot write results to {folder} ({_why(exc, folder)}); set BANDIT_RESULTS to a "
+                "writable folder or fix the cause"
             ) from exc
+        if free is not None and free < MIN_FREE_BYTES:
+            raise StoreNotWritable(
+                f"cannot write results to {folder}: the disk holding it has {free} bytes free (at least "
+                f"{MIN_FREE_BYTES // 1024**2} MiB are wanted); free some space or set BANDIT_RESULTS to "
+                "a folder on another disk"
+            )
         try:
             _remove_older(folder, ".write-probe.*.tmp", time.time() - 60)
         except OSError:
@@ -343,3 +504,274 @@ class ResultStore:
         """Keys of the units stored for an experiment."""
         folder = self.root / paper / experiment
         return sorted(p.stem for p in folder.glob("*.json")) if folder.is_dir() else []
+
+    # --- claims: several runs on one store (see the module docstring) ---------------------------
+
+    def claim_path(self, paper: str, experiment: str, unit: str) -> Path:
+        return self.path(paper, experiment, unit).with_name(f".{unit}{CLAIM}")
+
+    def claims(self, paper: str, experiment: str) -> UnitClaims:
+        """A new set of claims of one run on the units of an experiment (a context manager)."""
+        return UnitClaims(self, check_key("paper", paper), check_key("experiment", experiment))
+
+    def all_claims(self) -> list[Claim]:
+        """Every claim in the store, live or stale (``reproduce --check`` lists them)."""
+        if not self.root.is_dir():
+            return []
+        found = (read_claim(p) for p in sorted(self.root.glob(f"*/*/.*{CLAIM}")) if QUARANTINE not in p.parts)
+        return [c for c in found if c is not None]
+
+
+def _boot_id() -> str | None:
+    try:
+        return Path("/proc/sys/kernel/random/boot_id").read_text().strip() or None
+    except OSError:
+        return None
+
+
+def _process_start(pid: int) -> str | None:
+    """When process ``pid`` started (clock ticks since boot, Linux), to tell it from a later process
+    that got the same number; None where the system does not say."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[19]
+    except (OSError, IndexError):
+        return None
+
+
+def _pid_alive(pid: int) -> bool:
+    if pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # another user's process
+    except (OSError, OverflowError, ValueError):
+        return False
+    return True
+
+
+def _owner() -> dict[str, Any]:
+    return {
+        "pid": os.getpid(),
+        "pid_start": _process_start(os.getpid()),
+        "host": socket.gethostname(),
+        "boot": _boot_id(),
+    }
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A claim file as found: its owner (``data``: token, pid, pid_start, host, boot, since; empty
+    if the file could not be read), seconds since its owner last refreshed it, and why it is
+    stale (None while its owner is alive)."""
+
+    path: Path
+    data: dict[str, Any]
+    age: float
+    stale: str | None
+    identity: tuple = field(default=(), compare=False)
+
+    @property
+    def owner(self) -> str:
+        d = self.data
+        if not d:
+            return "a run that has not yet said who it is"
+        return f"process {d.get('pid')} on host {d.get('host')} (claimed {d.get('since')})"
+
+
+def read_claim(path: Path) -> Claim | None:
+    """The claim at ``path`` and whether it is stale; None if there is none."""
+    try:
+        st = os.stat(path)
+        raw = Path(path).read_bytes()
+    except FileNotFoundError:
+        return None
+    except OSError:
+        st, raw = None, b""
+    try:
+        data = json.loads(raw.decode("utf-8")) if raw.strip() else {}
+    except (ValueError, RecursionError):
+        data = {}
+    if not isinstance(data, dict):
+        data = {}
+    age = max(0.0, time.time() - st.st_mtime) if st is not None else math.inf
+    identity = (data.get("token"), st.st_ino if st else None)
+    return Claim(Path(path), data, age, _stale_reason(data, age), identity)
+
+
+def _stale_reason(data: dict[str, Any], age: float) -> str | None:
+    """Why a claim's owner is gone, or None if it may still be computing.
+
+    On the owner's host the process itself is asked (its number, and its start time, since
+    numbers are reused), so a killed run's claim is taken over at once and a live run's claim
+    never, however long its unit takes. From another host only the heartbeat can tell."""
+    me = _owner()
+    pid = data.get("pid")
+    if data.get("host") == me["host"] and isinstance(pid, int) and not isinstance(pid, bool):
+        if data.get("boot") and me["boot"] and data["boot"] != me["boot"]:
+            return "its machine has restarted since"
+        if not _pid_alive(pid):
+            return f"its process {pid} is no longer running"
+        now = _process_start(pid)
+        if data.get("pid_start") and now and now != data["pid_start"]:
+            return f"its process {pid} ended (the number now belongs to another process)"
+        return None
+    if age > STALE_AFTER_SECONDS:
+        return f"it has not been refreshed for {age:.0f} s (a live run refreshes it every {HEARTBEAT_SECONDS:.0f} s)"
+    return None
+
+
+class UnitClaims:
+    """The claims one run holds on the units of one experiment.
+
+    ``take(unit)`` claims a unit atomically (a file linked into place, so it is never seen half
+    written; ``O_EXCL`` where links are not supported) and answers whether this run may compute
+    it; a stale claim is taken over. A thread refreshes the held claims every
+    :data:`HEARTBEAT_SECONDS`. ``release(unit)`` after the record is written; leaving the
+    ``with`` block releases whatever is still held (an error, an interrupt), and no claim can be
+    taken after that."""
+
+    def __init__(self, store: ResultStore, paper: str, experiment: str):
+        self.store, self.paper, self.experiment = store, paper, experiment
+        self.token = uuid.uuid4().hex
+        self._held: dict[str, Path] = {}
+        self._lock = threading.Lock()
+        self._closed = False
+        self._stop = threading.Event()
+        self._beat: threading.Thread | None = None
+
+    def __enter__(self) -> UnitClaims:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    @property
+    def held(self) -> list[str]:
+        with self._lock:
+            return sorted(self._held)
+
+    def holder(self, unit: str) -> Claim | None:
+        """The live claim of another run on ``unit``, or None if it is free (or stale)."""
+        claim = read_claim(self.store.claim_path(self.paper, self.experiment, unit))
+        if claim is None or claim.stale or claim.data.get("token") == self.token:
+            return None
+        return claim
+
+    def take(self, unit: str) -> bool:
+        """Claim ``unit``; False if another live run holds it. :class:`StoreNotWritable` naming
+        the folder if the claim cannot be written."""
+        path = self.store.claim_path(self.paper, self.experiment, unit)
+        for _ in range(3):
+            with self._lock:
+                if self._closed:
+                    return False
+                if unit in self._held:
+                    return True
+                if self._create(path):
+                    self._held[unit] = path
+                    self._start_heartbeat()
+                    return True
+            existing = read_claim(path)
+            if existing is None:
+                continue  # released between our attempt and our look: try again
+            if existing.data.get("token") == self.token:
+                return True
+            if not existing.stale:
+                return False
+            self._break(path, existing, unit)
+        return False
+
+    def _create(self, path: Path) -> bool:
+        text = json.dumps(
+            {**_owner(), "token": self.token, "since": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")}
+        ).encode()
+        tmp = path.with_name(f"{path.name}.{self.token}.tmp")
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            with open(tmp, "wb") as handle:
+                handle.write(text)
+            try:
+                os.link(tmp, path)  # atomic, fails if a claim exists, never shows a half-written file
+                return True
+            except FileExistsError:
+                return False
+            except OSError:
+                pass  # a file system without hard links
+            try:
+                fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+            except FileExistsError:
+                return False
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(text)
+            return True
+        except OSError as exc:
+            raise StoreNotWritable(
+                f"cannot claim a unit to compute in {path.parent} ({_why(exc, path.parent)})"
+            ) from exc
+        finally:
+            _discard(str(tmp))
+
+    def _break(self, path: Path, stale: Claim, unit: str) -> None:
+        """Remove the stale claim ``stale`` at ``path``: move it aside and check that what moved is
+        that claim (another run may have broken it and claimed the unit in between: then its
+        fresh claim goes back)."""
+        aside = path.with_name(f"{path.name}.{self.token}.stale.tmp")
+        try:
+            os.replace(path, aside)
+        except FileNotFoundError:
+            return
+        except OSError:
+            return  # cannot remove it: take() answers False and the unit waits
+        moved = read_claim(aside)
+        if moved is not None and moved.identity[0] != stale.identity[0]:
+            try:
+                os.link(aside, path)
+            except OSError:
+                pass
+        else:
+            log.warning(
+                "%s/%s: taking over unit %s, claimed by %s: %s",
+                self.paper,
+                self.experiment,
+                unit,
+                stale.owner,
+                stale.stale,
+            )
+        _discard(str(aside))
+
+    def release(self, unit: str) -> None:
+        """Give up the claim on ``unit`` (kept if another run has taken it over since)."""
+        with self._lock:
+            path = self._held.pop(unit, None)
+        if path is None:
+            return
+        claim = read_claim(path)
+        if claim is not None and claim.data.get("token") == self.token:
+            _discard(str(path))
+
+    def close(self) -> None:
+        """Release every claim still held; no claim can be taken after this."""
+        with self._lock:
+            self._closed = True
+            units = list(self._held)
+        self._stop.set()
+        for unit in units:
+            self.release(unit)
+
+    def _start_heartbeat(self) -> None:
+        if self._beat is None:
+            self._beat = threading.Thread(target=self._heartbeat, name="claim-heartbeat", daemon=True)
+            self._beat.start()
+
+    def _heartbeat(self) -> None:
+        while not self._stop.wait(HEARTBEAT_SECONDS):
+            with self._lock:
+                paths = list(self._held.values())
+            for path in paths:
+                try:
+                    os.utime(path)
+                except OSError:
+                    pass  # released meanwhile, or taken over: nothing to refresh
