@@ -4,7 +4,9 @@ An :class:`Experiment` says *what* to compute for a figure or table: a list of u
 profile (``plan(profile)``), and a module-level ``compute(seed, **params)`` that turns one unit's
 parameters into a JSON-serialisable payload. Running it computes only the units whose record is
 missing or stale, in parallel, saving each record as soon as it is done; an interrupted run
-resumes where it stopped. Loading never computes: it refuses missing or stale records.
+resumes where it stopped. Runs sharing a store claim each unit before computing it (see
+:mod:`bandit_lib.infra.store`), so each unit is computed once. Loading never computes: it refuses
+missing or stale records.
 
 Each unit's seed is derived from the experiment's root entropy and the unit's key alone, so the
 numbers do not depend on which other units exist, on their order, or on the workers.

@@ -3,7 +3,9 @@
 :func:`run_many` evaluates a function over many tasks. Each task carries its own seed, so the
 results are the same for any number of workers and either backend; they come back in task order,
 and ``on_result`` sees each one as soon as it is done (the result store saves it then, so an
-interrupted run loses nothing that finished).
+interrupted run loses nothing that finished). Tasks are taken from their iterable only shortly
+before a worker can start them, so that a run sharing its result store with another claims a
+unit only when it is about to compute it (:meth:`bandit_lib.infra.experiment.Experiment.update`).
 
 Stopping: an interrupt (Ctrl-C, or SIGTERM turned into one by :func:`interrupt_on_sigterm`) stops
 the run at once and shuts the local worker processes down, so that no worker outlives the run. A
