@@ -218,8 +218,15 @@ def _set_environment_packages(path):
     path.write_text(json.dumps(data))
 
 
+def _nest_params(path):
+    data = json.loads(path.read_text())
+    data["params"] = {"mean": 0.7, "pulls": 50, "extra": json.loads("[" * 900 + "]" * 900)}
+    path.write_text(json.dumps(data))
+
+
 DAMAGE = {
     "nested 100 000 deep": (_nest, "nested too deep"),
+    "params nested 900 deep": (_nest_params, "params is nested more than 64 deep"),
     "payload nested 100 000 deep": (_nest_in_payload, "not valid JSON|nested too deep"),
     "environment a string": (_set("environment", "my laptop"), "environment must be an object"),
     "environment.packages a string": (_set_environment_packages, "environment.packages must be an object"),

@@ -266,10 +266,33 @@ def _is_number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 
+#: How deep the fields outside the payload may nest (the project's records nest at most 4 deep):
+#: deeper ones would make comparing parameters hit Python's recursion limit.
+MAX_DEPTH = 64
+
+
+def _depth(value: Any) -> int:
+    """How deep lists and objects nest in ``value`` (without recursion)."""
+    deepest, todo = 0, [(value, 1)]
+    while todo:
+        item, level = todo.pop()
+        deepest = max(deepest, level)
+        if level > MAX_DEPTH:
+            break
+        if isinstance(item, dict):
+            todo += [(v, level + 1) for v in item.values()]
+        elif isinstance(item, list):
+            todo += [(v, level + 1) for v in item]
+    return deepest
+
+
 def _bad_fields(data: dict[str, Any]) -> list[str]:
     """What is wrong with the fields the payload hash does not cover (the code that reads a record
     relies on their types: a crash later would hide which file is damaged)."""
     bad = []
+    for name in ("params", "seed", "environment", "code", "restamped"):
+        if name in data and _depth(data[name]) > MAX_DEPTH:
+            bad.append(f"{name} is nested more than {MAX_DEPTH} deep")
     for name in ("paper", "experiment", "unit", "fingerprint", "payload_sha256"):
         if not isinstance(data[name], str):
             bad.append(f"{name} must be a string, got {_short(data[name])}")
