@@ -363,7 +363,7 @@ class Experiment:
                 for owner, n in owners.items():
                     if owner not in announced:
                         announced.add(owner)
-                        log.info(
+                        log.warning(  # a warning, so that a notebook shows why it waits
                             "%s: waiting for %d unit(s) that another run is computing: %s (if it stops, this run "
                             "takes them over)",
                             self.id,
