@@ -29,6 +29,11 @@ def test_assumptions_4_5_need_one_kappa_the_issue_numbers():
         False,
         True,
     ]
+    # the least p for which one κ fits: Assumptions 4-5 hold just above it, not just below
+    seven = clustered_instance(7, 20, 0.1)[0]
+    p = th.smallest_p(seven, 0.1)
+    assert th.assumptions_4_5(seven, 0.1, p + 1e-9, p + 1e-9).holds
+    assert not th.assumptions_4_5(seven, 0.1, p - 1e-6, p - 1e-6).holds
     # p = 1 reveals everything: any κ works
     assert th.kappa_bounds(means, 0.1, 1.0, 1.0)[1] == 0.0
 

@@ -14,7 +14,17 @@ import pandas as pd
 from scipy import stats
 
 from bandit_lib.infra.plotting import method_color
-from bandit_lib.infra.scorecard import CLAIM, EXTRA, INCONCLUSIVE, PARTLY, REPRODUCED, SENSITIVITY, Claim, ungated  # noqa: F401
+from bandit_lib.infra.scorecard import (  # noqa: F401
+    CLAIM,
+    EXTRA,
+    INCONCLUSIVE,
+    PARTLY,
+    REPRODUCED,
+    SENSITIVITY,
+    Claim,
+    Hypothesis,
+    ungated,
+)
 from bandit_lib.infra.scorecard import NOT_REPRODUCED as NOT  # noqa: F401 (the chapter's verdict names come from here)
 from bandit_lib.infra.scorecard import verdict as policy_verdict
 
@@ -167,6 +177,11 @@ JESTER_UNGATED = (
     "which decide how much the training users reveal and what each policy pays, are not published, and Fig. 8's "
     "bars are an image",
 )
+
+
+def hypotheses(conditions) -> tuple[Hypothesis, ...]:
+    """The scorecard's hypotheses from the conditions :mod:`bandit_lib.uig.theory` checks."""
+    return tuple(Hypothesis(c.name, bool(c.holds), c.detail) for c in conditions)
 
 
 def jester_ungated():

@@ -3,8 +3,8 @@ and the numbers its statement gives.
 
 A theorem row of the chapter's scorecard is decisive on an instance that satisfies the theorem's
 hypotheses and says nothing on one that does not (the book's verdict policy). The functions
-``*_hypotheses`` return one :class:`~bandit_lib.infra.scorecard.Hypothesis` per hypothesis,
-computed from the instance, with the numbers that decided it.
+``*_hypotheses`` return one :class:`Condition` per hypothesis, computed from the instance, with the
+numbers that decided it; the chapter's report turns them into the scorecard's hypotheses.
 
 Notation (the paper's): K arms, equivalence classes :math:`C_1, \dots, C_m` of the similarity
 graph :math:`G^*_\epsilon` ordered by mean, revelation probabilities :math:`p_S, p_D`.
@@ -28,12 +28,12 @@ graph :math:`G^*_\epsilon` ordered by mean, revelation probabilities :math:`p_S,
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 from scipy import stats
 
 from bandit_lib.checks import check_in_range, check_int, check_positive, check_vector
-from bandit_lib.infra.scorecard import Hypothesis
 from bandit_lib.metrics import binomial_interval
 from bandit_lib.uig.problem import (
     check_adjacency,
@@ -42,6 +42,18 @@ from bandit_lib.uig.problem import (
     is_umbrella_ordering,
     similarity_graph,
 )
+
+
+class Condition(NamedTuple):
+    """One hypothesis of a result checked on an instance: its name (with the paper's label), whether
+    it holds, and the numbers that decided it."""
+
+    name: str
+    holds: bool
+    detail: str = ""
+
+    def __str__(self) -> str:
+        return f"{self.name}: {'holds' if self.holds else 'VIOLATED'}" + (f" ({self.detail})" if self.detail else "")
 
 
 def ordered_classes(means, eps: float) -> tuple[np.ndarray, list[np.ndarray]]:
@@ -67,7 +79,7 @@ def kappa_bounds(means, eps: float, p_s: float, p_d: float) -> tuple[float, floa
     return kappa4, kappa5
 
 
-def assumption3(means, eps: float) -> Hypothesis:
+def assumption3(means, eps: float) -> Condition:
     """Assumption 3 on the classes of ``means`` at ``eps``."""
     A, classes = ordered_classes(means, eps)
     m = len(classes)
@@ -80,29 +92,40 @@ def assumption3(means, eps: float) -> Hypothesis:
     detail = f"{m} classes, {max(m - 2, 0)} middle"
     if failing:
         detail += f"; middle class {failing[0] + 1} (of {m}, by mean) has no two dissimilar neighbouring classes"
-    return Hypothesis("Assumption 3 (every middle class between two mutually dissimilar classes)", not failing, detail)
+    return Condition("Assumption 3 (every middle class between two mutually dissimilar classes)", not failing, detail)
 
 
-def assumptions_4_5(means, eps: float, p_s: float, p_d: float) -> Hypothesis:
+def assumptions_4_5(means, eps: float, p_s: float, p_d: float) -> Condition:
     """Assumptions 4 and 5 together: one κ that satisfies both."""
     kappa4, kappa5 = kappa_bounds(means, eps, p_s, p_d)
     _, classes = ordered_classes(means, eps)
     smallest, K = min(len(c) for c in classes), len(means)
-    return Hypothesis(
+    return Condition(
         "Assumptions 4–5 (one κ with |C_i| ≥ κ ln K for every class and p_S² p_D ≥ 1 − e^(−2/κ))",
         bool(kappa5 <= kappa4),
-        f"p_S² p_D = {p_s * p_s * p_d:.3f} needs κ ≥ {kappa5:.2f}; the smallest class ({smallest} arms, K = {K}) "
-        f"allows κ ≤ {kappa4:.2f}",
+        f"p_S² p_D = {p_s * p_s * p_d:.3f} needs κ ≥ {kappa5:.2f}; the smallest class ({smallest} of the K = {K} "
+        f"arms) allows κ ≤ {kappa4:.2f}",
     )
 
 
-def theorem5_hypotheses(means, eps: float, p_s: float, p_d: float) -> list[Hypothesis]:
+def smallest_p(means, eps: float) -> float:
+    r"""The smallest :math:`p = p_S = p_D` for which Assumptions 4–5 hold on ``means`` at ``eps``:
+    :math:`p^3 \ge 1 - K^{-2/\min_i |C_i|}` (κ at the largest value Assumption 4 allows)."""
+    means = check_vector("means", means)
+    _, classes = ordered_classes(means, eps)
+    K = len(means)
+    if K < 2:
+        raise ValueError(f"the assumptions need at least 2 arms; got {K}")
+    return float((1.0 - K ** (-2.0 / min(len(c) for c in classes))) ** (1.0 / 3.0))
+
+
+def theorem5_hypotheses(means, eps: float, p_s: float, p_d: float) -> list[Condition]:
     """Theorem 5's hypotheses (Assumptions 3–5) on ``means`` at ``eps`` revealed at ``p_s``, ``p_d``
     (independently per pair, as :func:`bandit_lib.uig.problem.reveal` draws them)."""
     return [assumption3(means, eps), assumptions_4_5(means, eps, p_s, p_d)]
 
 
-def corollary1_hypotheses(means, eps: float, p_s: float, p_d: float) -> list[Hypothesis]:
+def corollary1_hypotheses(means, eps: float, p_s: float, p_d: float) -> list[Condition]:
     r"""Corollary 1's hypotheses (Assumptions 3–5 and :math:`\Delta_i > 4\epsilon` on the bottom
     class) and the condition of the branch of its proof that gives Eq. (94)."""
     means = check_vector("means", means)
@@ -113,12 +136,12 @@ def corollary1_hypotheses(means, eps: float, p_s: float, p_d: float) -> list[Hyp
     need = math.sqrt(4 * math.log(L) / (L - 1)) if L > 1 else math.inf
     return [
         *theorem5_hypotheses(means, eps, p_s, p_d),
-        Hypothesis(
+        Condition(
             "Corollary 1: Δ_i > 4ε on the bottom class",
             bool(gap > 4 * eps),
             f"smallest gap of the bottom class {gap:.3g} against 4ε = {4 * eps:.3g}",
         ),
-        Hypothesis(
+        Condition(
             "Eq. (94)'s branch of App. I: p_S > √(4 ln L/(L − 1)), L = |C_min|",
             bool(p_s > need),
             f"L = {L}: needs p_S > {need:.3f}; p_S = {p_s:g}",
@@ -126,12 +149,12 @@ def corollary1_hypotheses(means, eps: float, p_s: float, p_d: float) -> list[Hyp
     ]
 
 
-def _connected(A) -> Hypothesis:
+def _connected(A) -> Condition:
     parts = len(components(A))
-    return Hypothesis("G*_ε connected", parts == 1, f"{parts} component(s)")
+    return Condition("G*_ε connected", parts == 1, f"{parts} component(s)")
 
 
-def theorem2_hypotheses(means, eps: float, *, sigma: float, alpha: float) -> list[Hypothesis]:
+def theorem2_hypotheses(means, eps: float, *, sigma: float, alpha: float) -> list[Condition]:
     """Theorem 2 (LSDT-CSI's upper bound): G* connected, rewards sub-Gaussian with σ = 1 (Gaussian
     rewards of standard deviation ``sigma``), LSDT-CSI's index constant ``alpha`` = 8."""
     sigma = check_positive("sigma", sigma)
@@ -139,12 +162,12 @@ def theorem2_hypotheses(means, eps: float, *, sigma: float, alpha: float) -> lis
     A = similarity_graph(check_vector("means", means), eps)
     return [
         _connected(A),
-        Hypothesis("rewards 1-sub-Gaussian (σ = 1)", sigma <= 1.0, f"Gaussian rewards, σ = {sigma:g}"),
-        Hypothesis("LSDT-CSI's constant 8 (Eqs. (7)–(8))", alpha == 8.0, f"α = {alpha:g}"),
+        Condition("rewards 1-sub-Gaussian (σ = 1)", sigma <= 1.0, f"Gaussian rewards, σ = {sigma:g}"),
+        Condition("LSDT-CSI's constant 8 (Eqs. (7)–(8))", alpha == 8.0, f"α = {alpha:g}"),
     ]
 
 
-def theorem3_hypotheses(means, eps: float, *, sigma: float, alpha: float) -> list[Hypothesis]:
+def theorem3_hypotheses(means, eps: float, *, sigma: float, alpha: float) -> list[Condition]:
     """Theorem 3 (the lower bound) applied to LSDT-CSI: G* connected; a parametric family meeting
     Assumptions 1–2 with means free in R (Gaussian with known σ: KL = (a − b)²/2σ², finite,
     positive between distinct means and continuous); a uniformly good policy (LSDT-CSI, by Theorem
@@ -158,12 +181,12 @@ def theorem3_hypotheses(means, eps: float, *, sigma: float, alpha: float) -> lis
     theorem2 = theorem2_hypotheses(means, eps, sigma=sigma, alpha=alpha)
     return [
         theorem2[0],
-        Hypothesis(
+        Condition(
             "Assumptions 1–2 (Gaussian location family, means in R)",
             kl_ok,
             f"KL between the {len(distinct)} distinct means finite and positive",
         ),
-        Hypothesis(
+        Condition(
             "the policy is uniformly good (LSDT-CSI under Theorem 2)",
             all(h.holds for h in theorem2[1:]),
             "Theorem 2's σ = 1 and constant 8",
@@ -171,7 +194,7 @@ def theorem3_hypotheses(means, eps: float, *, sigma: float, alpha: float) -> lis
     ]
 
 
-def theorem6_hypotheses(means, eps: float, A_true, S, D) -> list[Hypothesis]:
+def theorem6_hypotheses(means, eps: float, A_true, S, D) -> list[Condition]:
     """Theorem 6 (LSDT-PSI's upper bound): rewards in [0, 1] (σ = 1/2 sub-Gaussian; Bernoulli), and
     side information that is a partial revelation of the true graph at the policy's ε (E_S ⊆ E*,
     E_D ∩ E* = ∅)."""
@@ -181,12 +204,12 @@ def theorem6_hypotheses(means, eps: float, A_true, S, D) -> list[Hypothesis]:
     wrong_s, wrong_d = int((S & ~A).sum() // 2), int((D & A).sum() // 2)
     same = bool(np.array_equal(similarity_graph(means, eps), A))
     return [
-        Hypothesis(
+        Condition(
             "rewards in [0, 1] (σ = 1/2)",
             bool(means.min() >= 0 and means.max() <= 1),
             f"Bernoulli means in [{means.min():.2f}, {means.max():.2f}]",
         ),
-        Hypothesis(
+        Condition(
             "side information a revelation of G*_ε at the policy's ε",
             same and wrong_s == 0 and wrong_d == 0,
             f"{wrong_s} S-pair(s) outside G*, {wrong_d} D-pair(s) inside",
@@ -194,7 +217,7 @@ def theorem6_hypotheses(means, eps: float, A_true, S, D) -> list[Hypothesis]:
     ]
 
 
-def remark1_hypotheses(instances) -> list[Hypothesis]:
+def remark1_hypotheses(instances) -> list[Condition]:
     r"""Remark 1 (regret :math:`O((1 + |\mathcal B^*_{i_{\max}} \setminus \mathcal A|) \log T)` for
     fixed gaps) across a family ``instances`` of (means, eps, candidates): each graph connected
     (Theorem 2), and the candidate set's gaps the same in every instance."""
@@ -206,8 +229,8 @@ def remark1_hypotheses(instances) -> list[Hypothesis]:
     if not parts:
         raise ValueError("remark1_hypotheses needs at least one instance")
     return [
-        Hypothesis("G*_ε connected at every n", all(p == 1 for p in parts), f"components {sorted(set(parts))}"),
-        Hypothesis(
+        Condition("G*_ε connected at every n", all(p == 1 for p in parts), f"components {sorted(set(parts))}"),
+        Condition(
             "the gaps of B* fixed as n grows",
             len(set(gaps)) == 1,
             f"{len(set(gaps))} distinct gap set(s) over {len(gaps)} values of n",
@@ -215,7 +238,7 @@ def remark1_hypotheses(instances) -> list[Hypothesis]:
     ]
 
 
-def theorem1_hypotheses(graphs) -> list[Hypothesis]:
+def theorem1_hypotheses(graphs) -> list[Condition]:
     """Theorem 1 on a family ``graphs`` of (A, means): each graph a unit interval graph (checked
     against the mean order), and connected, or else taken per component as Sec. 5.1 extends it."""
     n, uig, connected = 0, 0, 0
@@ -226,8 +249,8 @@ def theorem1_hypotheses(graphs) -> list[Hypothesis]:
     if n == 0:
         raise ValueError("theorem1_hypotheses needs at least one graph")
     return [
-        Hypothesis("G*_ε a unit interval graph", uig == n, f"{uig}/{n} instances"),
-        Hypothesis(
+        Condition("G*_ε a unit interval graph", uig == n, f"{uig}/{n} instances"),
+        Condition(
             "connected, or per component (Sec. 5.1)",
             True,
             f"{connected}/{n} connected; the others checked per component",
