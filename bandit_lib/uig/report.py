@@ -132,6 +132,8 @@ PAPER_SAYS = {
     "table2": 'App. A.2: "When compared with CKL-UCB ... LSDT-PSI has a smaller computation complexity."',
     "fig8_best": 'Sec. 6.3: "Simulation results in Fig. 8 show that LSDT-PSI has the best performance with relatively '
     'small variations."',
+    "fig8_eps": 'Sec. 6.3: "we use an iterative approach to find the best ε that minimize the size of B0" ... "Besides, '
+    'the effectiveness of the adaptive approach on selecting the hyper-parameter ε is verified."',
     "fig8_train": 'Sec. 6.3: "as the size of the training data increases, the performance of LSDT-PSI and UCB1 on B0 '
     'get improved since more side information is available."',
     "fig9a": 'App. A.1: "The results in Fig. 9(a) verify the advantage of our two-step learning structure".',
