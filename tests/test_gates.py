@@ -87,3 +87,8 @@ def test_an_ungated_stand_in_is_inconclusive():
     assert not g.passed
     assert verdict(True, gates=[g]) == "inconclusive"
     Claim("c", "p", "o", "inconclusive", "r", gates=(g,), to_decide="the real tweets; none is public")
+
+
+def test_an_ungated_result_reads_as_no_gate():
+    g = ungated("keyword rates", "the paper reports only the data's size")
+    assert str(g) == "no gate: keyword rates (the paper reports only the data's size)"

@@ -197,6 +197,8 @@ class GateResult:
     passed: bool
 
     def __str__(self) -> str:
+        if self.key.startswith("ungated."):
+            return f"no gate: {self.statistic}"
         mark = "in" if self.passed else "OUTSIDE"
         return f"gate: {self.statistic} {_g(self.value)} {mark} [{_g(self.low)}, {_g(self.high)}]"
 
