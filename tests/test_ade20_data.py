@@ -165,3 +165,15 @@ def test_square_loader_bad_input(tmp_path):
         write_square(tmp_path, np.array([1, 2]), np.array([0, 3]))
     with pytest.raises(TypeError, match="integer counts"):
         write_square(tmp_path, np.array([1.0]), np.array([0]))
+
+
+def test_hcb_like_recipe_options():
+    default = hcb_like(2026, 0)
+    same = hcb_like(2026, 0, log_labels=(1.7, 1.3), error_beta=(2.0, 4.0))
+    assert np.array_equal(default.means, same.means)  # the defaults are the recipe
+    other = hcb_like(2026, 0, error_beta=(2.0, 8.0))  # lower error probabilities
+    assert other.means.mean() < default.means.mean()
+    with pytest.raises(ValueError, match="error_beta"):
+        hcb_like(1, error_beta=(0.0, 1.0))
+    with pytest.raises(ValueError, match="log_labels"):
+        hcb_like(1, log_labels=(1.7, -1.0))
