@@ -167,13 +167,14 @@ def test_square_loader_bad_input(tmp_path):
         write_square(tmp_path, np.array([1.0]), np.array([0]))
 
 
-def test_hcb_like_recipe_options():
-    default = hcb_like(2026, 0)
-    same = hcb_like(2026, 0, log_labels=(1.7, 1.3), error_beta=(2.0, 4.0))
-    assert np.array_equal(default.means, same.means)  # the defaults are the recipe
-    other = hcb_like(2026, 0, error_beta=(2.0, 8.0))  # lower error probabilities
-    assert other.means.mean() < default.means.mean()
+def test_the_gates_recipe_is_hcb_like():
+    from bandit_lib.ade20.gates import recipe
+
+    for r in range(3):  # with its defaults, the gates' copy of the recipe draws what hcb_like draws
+        assert np.array_equal(recipe(2026, r), hcb_like(2026, r).means)
+    other = recipe(2026, 0, error_beta=(2.0, 8.0))  # lower error probabilities
+    assert other.mean() < hcb_like(2026, 0).means.mean()
     with pytest.raises(ValueError, match="error_beta"):
-        hcb_like(1, error_beta=(0.0, 1.0))
+        recipe(1, error_beta=(0.0, 1.0))
     with pytest.raises(ValueError, match="log_labels"):
-        hcb_like(1, log_labels=(1.7, -1.0))
+        recipe(1, log_labels=(1.7, -1.0))

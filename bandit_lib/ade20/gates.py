@@ -29,9 +29,11 @@ from functools import lru_cache
 
 import numpy as np
 
-from bandit_lib.ade20.instances import HCB_LOG_LABELS, hcb_error_rates, hcb_like
+from bandit_lib.ade20.instances import HCB_WINDOW, hcb_error_rates, hcb_like
+from bandit_lib.checks import check_positive, check_real
 from bandit_lib.infra.scorecard import Gate, gate_factory
 from bandit_lib.ksigma import ksigma_gaps, ksigma_outliers
+from bandit_lib.seeding import SeedLike, generator
 
 #: Relative tolerance of the continuous gates (5 % in Delta_min is about 10 % in cost).
 TOLERANCE = 0.05
@@ -46,8 +48,40 @@ def _real() -> np.ndarray:
     return hcb_error_rates().means
 
 
+#: (mean, sd) of the log label count per worker, and the Beta law of a worker's error probability,
+#: of the HCB-like recipe (instances.hcb_like, fitted by hand to HCB's mean, spread and fractions of
+#: 0 and 1).
+HCB_LOG_LABELS = (1.7, 1.3)
+HCB_ERROR_BETA = (2.0, 4.0)
+
+
+def recipe(
+    seed: SeedLike,
+    *keys,
+    log_labels: tuple[float, float] = HCB_LOG_LABELS,
+    error_beta: tuple[float, float] = HCB_ERROR_BETA,
+    n: int = 722,
+    max_draws: int = 10_000,
+) -> np.ndarray:
+    """The HCB-like recipe with other laws of the label counts (``log_labels``: mean and sd of the
+    normal whose exponential, rounded, is a worker's label count) and of the error probabilities
+    (``error_beta``), filtered as :func:`~bandit_lib.ade20.instances.hcb_like` filters (Delta_min
+    at k = 2 in [0.045, 0.065]): with the defaults, the same draws as ``hcb_like(seed, *keys)``
+    (a test checks it). It is written out here, not as options of ``hcb_like``, so that the
+    results whose code includes ``instances`` (ADE20's and the arena's) keep their fingerprint."""
+    mu, sd = check_real("log_labels[0]", log_labels[0]), check_positive("log_labels[1]", log_labels[1])
+    a, b = check_positive("error_beta[0]", error_beta[0]), check_positive("error_beta[1]", error_beta[1])
+    rng = generator(seed, "hcb-like", *keys)
+    for _ in range(max_draws):
+        labels = np.maximum(1, np.round(np.exp(rng.normal(mu, sd, n)))).astype(np.int64)
+        y = rng.binomial(labels, rng.beta(a, b, n)) / labels
+        if HCB_WINDOW[0] <= ksigma_gaps(y, 2.0).min() <= HCB_WINDOW[1]:
+            return y
+    raise RuntimeError(f"no draw with Delta_min in {HCB_WINDOW} at k = 2 in {max_draws} draws")
+
+
 def _draw(label: str, **options) -> np.ndarray:
-    return hcb_like(2020, "gate", label, **options).means
+    return recipe(2020, "gate", label, **options)
 
 
 def _chapter() -> np.ndarray:

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from bandit_lib.ade20.square import worker_error_rates
-from bandit_lib.checks import check_int, check_nonnegative, check_positive, check_real
+from bandit_lib.checks import check_int, check_nonnegative, check_real
 from bandit_lib.infra.profiles import find_data
 from bandit_lib.ksigma import ksigma_gaps, ksigma_threshold
 from bandit_lib.seeding import SeedLike, generator
@@ -83,10 +83,6 @@ def uniform_window(n: int, k: float, lo: float, hi: float, seed: SeedLike, *keys
 
 
 HCB_WINDOW = (0.045, 0.065)
-#: (mean, sd) of the log label count per worker, and the Beta law of a worker's error probability,
-#: of the HCB-like recipe (fitted by hand to HCB's mean, spread and fractions of 0 and 1).
-HCB_LOG_LABELS = (1.7, 1.3)
-HCB_ERROR_BETA = (2.0, 4.0)
 
 
 def hcb_like(
@@ -96,28 +92,20 @@ def hcb_like(
     k: float = 2.0,
     window: tuple[float, float] = HCB_WINDOW,
     max_draws: int = 100_000,
-    log_labels: tuple[float, float] = HCB_LOG_LABELS,
-    error_beta: tuple[float, float] = HCB_ERROR_BETA,
 ) -> Drawn:
     """The HCB-like stand-in: worker error rates whose ``Delta_min`` at ``k`` lies in ``window``.
 
     Each draw takes, in this order, ``n`` normals, ``n`` betas and ``n`` binomials from the
     generator named ``("hcb-like", *keys)`` under ``seed``; about a quarter of draws pass.
-    ``log_labels`` = (mean, sd) of the normal whose exponential, rounded, is a worker's label count;
-    ``error_beta`` = the two parameters of the Beta law of a worker's error probability. The defaults
-    are the recipe fitted by hand to HCB; other values are the mis-calibrations its calibration
-    gates are tested against (:mod:`bandit_lib.ade20.gates`).
     """
     n = check_int("n", n, minimum=2)
     k = check_nonnegative("k", k)
     lo, hi = _check_window(*window)
     max_draws = check_int("max_draws", max_draws, minimum=1)
-    mu, sd = check_real("log_labels[0]", log_labels[0]), check_positive("log_labels[1]", log_labels[1])
-    a, b = check_positive("error_beta[0]", error_beta[0]), check_positive("error_beta[1]", error_beta[1])
     rng = generator(seed, "hcb-like", *keys)
     for draw in range(1, max_draws + 1):
-        labels = np.maximum(1, np.round(np.exp(rng.normal(mu, sd, n)))).astype(np.int64)
-        p = rng.beta(a, b, n)
+        labels = np.maximum(1, np.round(np.exp(rng.normal(1.7, 1.3, n)))).astype(np.int64)
+        p = rng.beta(2.0, 4.0, n)
         errors = rng.binomial(labels, p)
         y = errors / labels
         if lo <= ksigma_gaps(y, k).min() <= hi:
