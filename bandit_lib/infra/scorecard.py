@@ -139,11 +139,13 @@ class Gate:
     range the paper (or the real data, where the book has it) puts it in, with its source.
 
     ``measure`` computes the statistic from whatever the chapter's stand-in is (an instance, a
-    ratings matrix, a results table); ``standin`` builds that stand-in as the chapter does (small
-    enough for a test) and every entry of ``miscalibrations`` builds a plausible mis-calibration of
-    it (the generator with another spread, noise or rate). The gate must pass the first and reject
-    every other (``tests/test_gates.py`` runs them all), so a gate whose statistic the generator sets
-    by construction, which no mis-calibration can move, cannot be written. Gates are built by a
+    ratings matrix, a results table). ``standin`` builds an input the gate must pass: the chapter's
+    stand-in where it is calibrated, else the real data (where the book has it) or a setting of the
+    generator that meets the gate, which shows that the gate can be met at all. Every entry of
+    ``miscalibrations`` builds a plausible mis-calibration (the generator with another spread, noise
+    or rate; the chapter's own stand-in where it misses the gate), which the gate must reject.
+    ``tests/test_gates.py`` runs them all (keep them small), so a gate whose statistic the generator
+    sets by construction, which no mis-calibration can move, cannot be written. Gates are built by a
     factory registered with :func:`gate_factory`; a :class:`Claim` accepts only their results.
     """
 
