@@ -4,17 +4,19 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from bandit_lib.ade20.gates import hcb_gates
 from bandit_lib.ade20.instances import hcb_like
 from bandit_lib.ade20.report import (
     crossover,
+    gate_table,
     mean_pulls,
     model_table,
     relative_cost,
     scorecard,
     standin_claim,
-    standin_gate,
     theorem_claims,
 )
+from bandit_lib.ade20.theory import theorem_hypotheses
 from bandit_lib.infra.scorecard import counts, summary
 from bandit_lib.infra.scorecard import scorecard as make_card
 
@@ -95,33 +97,71 @@ def test_other_interval_families_are_sensitivity_rows_not_readings():
     assert "2 of the paper's 10 runs per k" in c5.ours and "of the paper's" not in rows[0].ours
 
 
-def test_standin_gate_and_its_row():
+def test_the_baselines_open_settings_are_readings_and_a_disagreement_is_conditional():
+    ns = [100, 200, 400]
+    paper = dict(ADE=[10.0, 11, 12], RR=[5.0, 20, 40], WRR=[4.0, 30, 90])
+    # under "t in batches" RR is cheap enough to beat ADE everywhere: C3 and C4 fail under it
+    cheap = {"RR (T in batches)": [1.0, 2, 3], "WRR (T in batches)": [4.0, 30, 90]}
+    two_a = table(ns, **paper, **cheap)
+    two_b = table([0.06, 0.09, 0.12], ADE=[5.0, 3, 2], RR=[9.0, 6, 4], WRR=[10.0, 7, 5], **cheap)
+    three = table([2.0, 3.0], ADE=[10.0, 5], RR=[30.0, 20], WRR=[40.0, 30], **{k: [1.0, 0.5] for k in cheap})
+    rows = scorecard(two_a, two_b, three, hcb_like(2026, 0).means)
+    readings = {c.reading for c in rows if c.claim.startswith("C3")}
+    assert len(readings) == 2 and all("l(k) with δ" in r for r in readings), readings
+    assert all("l(k) = [" in c.open_because for c in rows if c.claim.startswith("C3"))
+    table_ = summary(make_card(rows)).set_index(summary(make_card(rows)).claim.str[:2])
+    assert table_.loc["C3", "conditional"] and table_.loc["C3", "verdict"].startswith("reproduced under")
+    assert "not reproduced under" in table_.loc["C3", "verdict"] and "t in batches" in table_.loc["C3", "verdict"]
+    assert not table_.loc["C7", "conditional"]  # no baseline in C7: one reading
+    assert counts(make_card(rows))["conditional"] >= 3
+
+
+def test_the_gates_table_and_the_standin_row():
     real = hcb_like(2026, 0).means
-    assert standin_gate(real, real).attrs["calibrated"]
+    gates = hcb_gates()
+    inside = [g.check(g.standin()) for g in gates]  # the real HCB rates pass every gate
     shifted = np.clip(real * 0.8, 0, 1)  # smaller spread and smaller gaps: outside the gate
-    gate = standin_gate(shifted, real)
-    assert not gate.attrs["calibrated"]
-    assert gate.set_index("statistic").loc["workers", "in the gate"]
-    assert not gate.set_index("statistic").loc["sd of the error rates", "in the gate"]
+    outside = [g.check(shifted) for g in gates]
+    assert all(r.passed for r in inside) and not all(r.passed for r in outside)
+    view = gate_table(outside, shifted, real).set_index("statistic")
+    assert view.loc["sd of the error rates σ_y", "in the gate"] == "no"
+    assert view.loc["workers", "gate"].startswith("not gated") and not view.attrs["calibrated"]
     standin_3 = table([2.0, 3.0], ADE=[10.0, 5], RR=[30.0, 20], WRR=[40.0, 30])  # ADE wins by 3x
-    row = standin_claim(standin_3, gate, runs=3)
-    assert row.verdict == "inconclusive" and row.role == "extra"
+    row = standin_claim(standin_3, outside, runs=3)
+    assert row.verdict == "inconclusive" and row.role == "extra" and "OUTSIDE" in row.conditions
     assert "3 of the paper's 10 runs per k" in row.ours and "outside the gate: sd of the error rates" in row.ours
-    assert standin_claim(standin_3, standin_gate(real, real)).verdict == "reproduced"
+    assert standin_claim(standin_3, inside).verdict == "reproduced"
     with pytest.raises(ValueError, match="at least two"):
-        standin_gate([0.5], real)
+        gate_table(inside, [0.5], real)
     # placed after the rows of C5
     paper_2a = table([100, 200], ADE=[10.0, 11], RR=[5.0, 20], WRR=[4.0, 30])
     rows = scorecard(paper_2a, paper_2a.rename_axis("w"), standin_3, real, extras=[row])
     assert [c.claim[:2] for c in rows].index("C5") + 1 == rows.index(row)
 
 
+def _instances(delta_min=0.05):
+    return pd.DataFrame(
+        {
+            "y_min": [0.0, 0.1],
+            "y_max": [1.0, 0.9],
+            "theta": [0.91, 1.1],
+            "delta_min": [delta_min, 0.2],
+            "sigma_y": [0.3] * 2,
+        }
+    )
+
+
 def test_theorem_claims():
-    t1, t2 = theorem_claims(0, 351, 0.1, first_failing=47, thm2_ok=True, slack=27.5, slope=-2.09)
+    hyp = {t: theorem_hypotheses(_instances(), 0.1, theorem=t) for t in (1, 2)}
+    t1, t2 = theorem_claims(0, 351, 0.1, first_failing=47, thm2_ok=True, slack=27.5, slope=-2.09, hypotheses=hyp)
     assert t1.verdict == t2.verdict == "reproduced" and t2.headline and not t1.headline
-    assert "from 47 errors" in t1.rule and "≥ 27×" in t2.ours
-    t1, t2 = theorem_claims(60, 351, 0.1, first_failing=47, thm2_ok=False, slack=0.5, slope=-2.0)
+    assert "from 47 errors" in t1.rule and "≥ 27×" in t2.ours and "holds" in t1.conditions
+    t1, t2 = theorem_claims(60, 351, 0.1, first_failing=47, thm2_ok=False, slack=0.5, slope=-2.0, hypotheses=hyp)
     assert t1.verdict == t2.verdict == "not reproduced"
+    # an instance with an arm on the threshold is outside both theorems: no evidence either way
+    bad = {t: theorem_hypotheses(_instances(0.0), 0.1, theorem=t) for t in (1, 2)}
+    t1, t2 = theorem_claims(60, 351, 0.1, first_failing=47, thm2_ok=False, slack=0.5, slope=-2.0, hypotheses=bad)
+    assert t1.verdict == t2.verdict == "inconclusive" and "VIOLATED" in t1.conditions and t1.to_decide
 
 
 def test_mean_and_model_tables():

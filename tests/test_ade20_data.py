@@ -165,3 +165,16 @@ def test_square_loader_bad_input(tmp_path):
         write_square(tmp_path, np.array([1, 2]), np.array([0, 3]))
     with pytest.raises(TypeError, match="integer counts"):
         write_square(tmp_path, np.array([1.0]), np.array([0]))
+
+
+def test_the_gates_recipe_is_hcb_like():
+    from bandit_lib.ade20.gates import recipe
+
+    for r in range(3):  # with its defaults, the gates' copy of the recipe draws what hcb_like draws
+        assert np.array_equal(recipe(2026, r), hcb_like(2026, r).means)
+    other = recipe(2026, 0, error_beta=(2.0, 8.0))  # lower error probabilities
+    assert other.mean() < hcb_like(2026, 0).means.mean()
+    with pytest.raises(ValueError, match="error_beta"):
+        recipe(1, error_beta=(0.0, 1.0))
+    with pytest.raises(ValueError, match="log_labels"):
+        recipe(1, log_labels=(1.7, -1.0))

@@ -157,3 +157,30 @@ def test_bad_theory_inputs_raise_naming_the_value(make, message):
 def test_more_bad_theory_inputs(make, message):
     with pytest.raises((ValueError, TypeError), match=message):
         make()
+
+
+def test_hypotheses_of_the_lemmas_and_of_theorem_3_1():
+    import pandas as pd
+
+    from bandit_lib.grapl20.hypotheses import (
+        lemma_a1_hypotheses,
+        lemma_a23_hypotheses,
+        theorem31_cells,
+        theorem31_condition,
+        theorem31_hypotheses,
+    )
+
+    assert all(h.holds for h in lemma_a1_hypotheses(noise_sd=1.0, R=1.0, gammas=[0.01, 100.0], lam=1e-3, delta=0.1))
+    noisy = lemma_a1_hypotheses(noise_sd=2.0, R=1.0, gammas=[1.0], lam=1e-3, delta=0.1)
+    assert not noisy[0].holds and "sd 2" in noisy[0].detail  # noise wider than R: outside the lemma
+    assert all(h.holds for h in lemma_a23_hypotheses(gammas=[1.0], lam=1e-3, horizon=300))
+    # the condition m <= sqrt(T/(gamma H))/(3M+1): with H = 16, gamma = 1, M = 1, T = 16 the bound is 1/4
+    assert theorem31_condition(16.0, 1.0, 0.25, 1.0, 16) and not theorem31_condition(16.0, 1.0, 0.26, 1.0, 16)
+    base = {"gamma": 1.0, "lam": 1e-3, "alpha": 1e-8, "H": 16.0, "M": 1.0, "R": 1.0, "noise_sd": 1.0}
+    cells = theorem31_cells(pd.DataFrame([{**base, "horizon": 16, "m": 0.2}, {**base, "horizon": 16, "m": 0.3}]))
+    assert cells["inside"].tolist() == [True, False]
+    hyps = theorem31_hypotheses(cells)  # only the cell inside is evidence, and it meets every hypothesis
+    assert all(h.holds for h in hyps) and "1 (instance, T)" in hyps[-1].detail
+    assert not theorem31_hypotheses(cells[~cells["inside"]].assign(inside=False))[0].holds
+    with pytest.raises(ValueError, match="lacks the column"):
+        theorem31_cells(pd.DataFrame([{"horizon": 1}]))

@@ -8,6 +8,7 @@ import pytest
 from bandit_lib.infra.scorecard import (
     POLICY,
     Claim,
+    Hypothesis,
     counts,
     load_published,
     overall,
@@ -25,7 +26,6 @@ def test_verdict_rules():
     assert verdict(True) == "reproduced"
     assert verdict(False, True) == "partly"
     assert verdict(False) == "not reproduced"
-    assert verdict(True, calibrated=False) == "inconclusive"
     assert verdict(True, can_fail=False) == "inconclusive"
     assert verdict(False, designed=True) == "inconclusive"
     assert verdict_of_checks([True, True]) == "reproduced"
@@ -99,11 +99,11 @@ def test_sensitivity_and_extra_rows_are_shown_but_not_counted():
     card = scorecard(
         [
             Claim("WRR beats RR", "yes", "0.8", "reproduced", "ratio < 1", headline=True),
-            Claim("WRR beats RR", "yes", "1.3", "not reproduced", "ratio < 1", reading="", role="sensitivity"),
+            Claim("WRR beats RR", "yes", "1.3", "not reproduced", "ratio < 1", role="sensitivity", stated="§5: k = 2"),
             Claim("our ablation", "—", "0.5", "partly", "r", role="extra"),
         ]
     )
-    assert list(card.columns) == ["claim", "paper", "ours", "verdict", "rule", "role"]
+    assert list(card.columns) == ["claim", "paper", "ours", "verdict", "rule", "conditions", "role"]
     assert counts(card) == {"reproduced": 1}
     assert summary(card)["claim"].tolist() == ["WRR beats RR"]
     assert summary(card, everything=True)["role"].tolist() == ["claim", "sensitivity", "extra"]
@@ -116,7 +116,18 @@ def test_sensitivity_and_extra_rows_are_shown_but_not_counted():
 
 def test_the_policy_names_every_rule_of_the_issue():
     names = [name for name, _ in POLICY]
-    for rule in ("Stated settings", "stand-in", "cannot fail", "own designs", "totals", "One name", "Prose follows"):
+    for rule in (
+        "Stated settings",
+        "inferred setting is a reading",
+        "stand-in",
+        "gate checks what the generator does not set",
+        "theorem is tested on instances that satisfy its hypotheses",
+        "cannot fail",
+        "own designs",
+        "totals",
+        "One name",
+        "Prose follows",
+    ):
         assert any(rule in n for n in names), rule
 
 
@@ -143,7 +154,7 @@ def test_a_card_of_extra_rows_only_counts_nothing_and_rows_with_one_text_stay_ap
     card = scorecard(
         [
             Claim("WRR beats RR", "yes", "0.8", "reproduced", "r"),
-            Claim("WRR beats RR", "yes", "1.3", "not reproduced", "r", role="sensitivity"),
+            Claim("WRR beats RR", "yes", "1.3", "not reproduced", "r", role="sensitivity", stated="§5: k = 2"),
         ]
     )
     assert summary(card, everything=True)["verdict"].tolist() == ["reproduced", "not reproduced"]
@@ -156,3 +167,40 @@ def test_show_escapes_html():
 
     html = show(scorecard([Claim("a <b and c", "p & q", "o", "partly", "r")])).to_html()
     assert "a &lt;b and c" in html and "p &amp; q" in html
+
+
+def test_a_theorem_row_checks_its_hypotheses_and_is_outside_the_theorem_when_one_fails():
+    holds = Hypothesis("Assumption 4: N ≥ κ ln 6N", True, "N = 40 ≥ 38.2")
+    fails = Hypothesis("Assumption 4: N ≥ κ ln 6N", bool(5 >= 9.4), "N = 5 < 9.4")
+    assert verdict(True, hypotheses=[holds]) == "reproduced"
+    assert verdict(True, hypotheses=[holds, fails]) == "inconclusive"
+    with pytest.raises(ValueError, match="hypotheses"):
+        Claim("Theorem 5: regret O(log T)", "p", "o", "reproduced", "r")
+    with pytest.raises(ValueError, match="must be inconclusive"):
+        Claim("Theorem 5: regret O(log T)", "p", "o", "reproduced", "r", hypotheses=(fails,))
+    with pytest.raises(ValueError, match="designed=True does not apply"):
+        verdict(True, hypotheses=[holds], designed=True)
+    with pytest.raises(TypeError, match="bool"):
+        Hypothesis("h", "yes")
+    card = scorecard([Claim("Lemma 2: unbiased", "p", "o", "reproduced", "r", hypotheses=(holds,))])
+    assert "Assumption 4: N ≥ κ ln 6N: holds (N = 40 ≥ 38.2)" in card["conditions"].iloc[0]
+    # a row of the book's own is not bound by the theorem rule
+    Claim("Theorem 5 outside its hypotheses (N = 5)", "p", "o", "not reproduced", "r", role="extra")
+
+
+def test_sensitivity_rows_quote_the_statement_and_inconclusive_claims_say_what_would_decide_them():
+    with pytest.raises(ValueError, match="stated="):
+        Claim("c", "p", "o", "partly", "r", role="sensitivity")
+    with pytest.raises(ValueError, match="stated is for sensitivity rows"):
+        Claim("c", "p", "o", "partly", "r", stated="§5: k = 2.5")
+    with pytest.raises(ValueError, match="to_decide="):
+        Claim("c", "p", "o", "inconclusive", "r")
+    card = scorecard(
+        [
+            Claim("a", "p", "o", "inconclusive", "r", to_decide="a run at T = 10^6"),
+            Claim("b", "p", "o", "reproduced", "r", to_decide="shown only while inconclusive"),
+            Claim("b", "p", "o", "partly", "r", role="sensitivity", stated='§5: "k = 2.5"'),
+        ]
+    )
+    assert list(card["to_decide"]) == ["a run at T = 10^6", "", ""]
+    assert card["conditions"].iloc[2] == 'stated: §5: "k = 2.5"'

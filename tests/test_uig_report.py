@@ -50,14 +50,26 @@ def test_claim_moves_the_rule_and_carries_reading_and_role():
         rep.claim("Fig. 6b", "A beats B", "ours", rep.REPRODUCED, reading="r")
 
 
-def test_jester_gate_checks_the_papers_three_statistics():
-    inside = {"jokes": 100, "users": 24983, "lowest joke coverage": 0.64}
-    gate = rep.jester_gate(inside)
-    assert list(gate["statistic"]) == list(rep.JESTER_PAPER) and gate["inside"].all()
-    assert not rep.jester_gate({**inside, "users": 2000})["inside"].all()
-    assert not rep.jester_gate({**inside, "lowest joke coverage": 0.2})["inside"].all()
+def test_the_jester_stand_in_is_ungated_and_its_shape_is_only_described():
+    gate = rep.jester_ungated()
+    assert not gate.passed and "spread" in gate.statistic
+    assert rep.policy_verdict(True, gates=[gate]) == rep.INCONCLUSIVE
+    shape = rep.jester_description({"jokes": 100, "users": 24983, "lowest joke coverage": 0.64})
+    assert list(shape["statistic"]) == list(rep.JESTER_PAPER) and "inside" not in shape
     with pytest.raises(ValueError, match="jester_summary"):
-        rep.jester_gate({"jokes": 100})
+        rep.jester_description({"jokes": 100})
+
+
+def test_claim_passes_hypotheses_stated_and_to_decide_to_the_row():
+    from bandit_lib.infra.scorecard import Hypothesis
+
+    bad = Hypothesis("Assumption 4", False, "N = 5")
+    row = rep.claim("Theorem 5", "x", "ours", rep.INCONCLUSIVE, hypotheses=[bad], to_decide="an instance inside")
+    assert row.hypotheses == (bad,) and row.to_decide == "an instance inside"
+    with pytest.raises(ValueError, match="must be inconclusive"):
+        rep.claim("Theorem 5", "x", "ours", rep.REPRODUCED, hypotheses=[bad])
+    with pytest.raises(ValueError, match="stated"):
+        rep.claim("Fig. 6b", "x", "ours", rep.REPRODUCED, role=rep.SENSITIVITY)
 
 
 def test_every_quote_names_where_it_is_in_the_paper():

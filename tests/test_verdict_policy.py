@@ -28,10 +28,29 @@ def test_no_page_cites_the_internal_specs(page):
     assert not hits, f"{page.name} cites a document its readers do not have: {hits[:5]}"
 
 
-def test_the_verdicts_page_lists_every_chapter():
+def test_the_verdicts_page_lists_every_chapter_papers_apart_from_the_books_own():
+    from bandit_lib.infra.scorecard import BOOK_CHAPTERS, PAPERS
+
+    assert sorted({**PAPERS, **BOOK_CHAPTERS}) == sorted(c.stem for c in CHAPTERS)
+    assert not set(PAPERS) & set(BOOK_CHAPTERS)
     text = (REPO / "book" / "verdicts.md").read_text()
-    for chapter in CHAPTERS:
-        assert f'"{chapter.stem}":' in text, chapter.stem
+    assert "verdict_counts(cards, PAPERS, total=True)" in text and "verdict_counts(cards, BOOK_CHAPTERS)" in text
+
+
+def test_verdict_counts_total_the_papers_and_give_the_share_inconclusive():
+    from bandit_lib.infra.scorecard import Claim, scorecard, verdict_counts
+
+    def card(*verdicts):
+        return scorecard([Claim(f"c{i}", "p", "o", v, "r", to_decide="x") for i, v in enumerate(verdicts)])
+
+    cards = {"a": card("reproduced", "inconclusive"), "b": card("not reproduced", "inconclusive", "inconclusive")}
+    table = verdict_counts(cards, {"a": "A", "b": "B"}, total=True)
+    assert table["chapter"].tolist() == ["A", "B", "all papers"]
+    assert table["claims"].tolist() == [2, 3, 5]
+    assert table["inconclusive"].tolist() == [1, 2, 3]
+    assert table["share inconclusive"].tolist() == ["50%", "67%", "60%"]
+    with pytest.raises(ValueError, match="no scorecard"):
+        verdict_counts(cards, {"c": "C"})
 
 
 def test_the_pattern_finds_a_citation():

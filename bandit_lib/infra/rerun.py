@@ -72,7 +72,8 @@ This page was built with the **{profile}** profile: {built}.
 - **Quick** (small instances, under a minute): `make chapter CHAPTER={paper}`.
 - **Paper scale**: `make reproduce PAPER={paper}` computes what is missing or stale; recomputing
   everything (`--recompute`) took {_duration(cost.compute_seconds)} of compute in the cached
-  records, about {_duration(cost.compute_seconds / jobs)} of wall time on {jobs} cores.
+  records, so about {_duration(cost.compute_seconds / jobs)} of wall time on {jobs} cores (an estimate:
+  the compute divided by the {jobs} workers).
 - **Interactive**: `make lab`, then open `{notebook}` (it opens as a notebook; change a
   parameter and run the cells).
 

@@ -16,17 +16,24 @@ never typed in. The rules every row follows are :data:`POLICY`; the book prints 
 * rows with ``role="sensitivity"`` or ``role="extra"`` (the book's own ablations and checks) are
   shown but are not in the reproduced/partly/not-reproduced counts of the paper's claims;
 * ``inconclusive`` is the verdict of a claim whose evidence cannot decide it: a stand-in outside
-  its calibration gate, a check that cannot fail, or a setting the book had to design itself.
+  its calibration gate (a :class:`Gate`, tested against a mis-calibration of its stand-in), an
+  instance outside a theorem's hypotheses (a :class:`Hypothesis` checked in code), a check that
+  cannot fail, or an algorithm or setting the book had to design itself; the row then names the
+  experiment that would decide it (``to_decide``).
 """
 
 from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterable, Sequence
-from dataclasses import asdict, dataclass
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import wraps
 from pathlib import Path
+from typing import Any
 
+import numpy as np
 import pandas as pd
 
 REPRODUCED, PARTLY, NOT_REPRODUCED, INCONCLUSIVE = "reproduced", "partly", "not reproduced", "inconclusive"
@@ -35,8 +42,11 @@ VERDICTS = (REPRODUCED, PARTLY, NOT_REPRODUCED, INCONCLUSIVE)
 #: a verdict (shown, not counted), or a row of the book's own (an ablation, a check; not counted).
 CLAIM, SENSITIVITY, EXTRA = "claim", "sensitivity", "extra"
 ROLES = (CLAIM, SENSITIVITY, EXTRA)
-#: The columns of every scorecard, in order.
-COLUMNS = ("claim", "reading", "open_because", "paper", "ours", "verdict", "rule", "role")
+#: The columns of every scorecard, in order (``conditions``: the gates, hypotheses and stated setting
+#: a verdict rests on; ``to_decide``: for an inconclusive row, the experiment that would decide it).
+COLUMNS = ("claim", "reading", "open_because", "paper", "ours", "verdict", "rule", "conditions", "to_decide", "role")
+#: A claim about one of the paper's theorems: it must check the theorem's hypotheses on its instance.
+THEOREM = re.compile(r"\b(Theorem|Lemma|Corollary|Proposition|Thm\.)s?\b")
 
 #: The verdict policy: every row of every scorecard follows these rules (name, rule). The book's
 #: page "How verdicts are given" prints them from here.
@@ -45,8 +55,9 @@ POLICY = (
         "Verdicts",
         "*reproduced*: our number meets the row's stated rule; *partly*: it meets the rule's weaker "
         "stated form; *not reproduced*: it meets neither; *inconclusive*: the evidence cannot decide "
-        "the claim (the rules below say when). A verdict is computed from the cached results by the "
-        "rule printed in its row, never typed in.",
+        "the claim (the rules below say when), and the row names the experiment that would decide it, "
+        "or says why none is feasible here. A verdict is computed from the cached results by the rule "
+        "printed in its row, never typed in.",
     ),
     (
         "Stated settings are applied, not read",
@@ -54,14 +65,39 @@ POLICY = (
         "with its section. A *reading* exists only for a setting the paper leaves open, and each "
         "reading names the passage that leaves it open, or says the paper is silent. A claim whose "
         "readings disagree is *conditional* and counted apart. Other values of a stated setting are "
-        "*sensitivity* rows: they explain a verdict and are not counted.",
+        "*sensitivity* rows, each quoting the statement: they explain a verdict and are not counted.",
+    ),
+    (
+        "An inferred setting is a reading",
+        "A setting inferred from the paper's reported results (a sentence describing a figure), or "
+        "taken from another paper's convention, is a *reading*, not a stated setting: the rows with "
+        "its other values are readings of the claim, not sensitivity rows, and the claim is "
+        "conditional when they disagree.",
     ),
     (
         "A stand-in needs a calibration gate",
-        "A claim judged on a stand-in (a generator imitating data we do not have) states a statistic "
-        "of the stand-in beside what the paper reports of its real data; outside the stated range the "
-        "verdict is *inconclusive*. A stand-in whose parameters were changed so that an algorithm "
-        "terminates or wins says so, and its claims are *inconclusive*.",
+        "A claim judged on a stand-in (a generator imitating data we do not have) is decided only "
+        "inside a calibration gate: a statistic of the stand-in beside what the paper (or the real "
+        "data, where we have it) reports, with its source; outside the stated range the verdict is "
+        "*inconclusive*. A stand-in whose parameters were changed so that an algorithm terminates or "
+        "wins says so, and its claims are *inconclusive*.",
+    ),
+    (
+        "A gate checks what the generator does not set",
+        "A gate statistic is one the stand-in's generator does not set by construction and that "
+        "bears on the claim: the drivers of the cost (the spread of the means, the gaps, the noise, "
+        "the share of arms near the threshold). The size of the data, or any other input of the "
+        "generator, calibrates nothing. Every gate is tested against a plausible mis-calibration of "
+        "its stand-in (the generator with another spread or noise), which it must reject, so a gate "
+        "that cannot fail cannot be written. Where no such statistic of the real data is published, "
+        "the stand-in's claims are *inconclusive*.",
+    ),
+    (
+        "A theorem is tested on instances that satisfy its hypotheses",
+        "A theorem is a universal statement: any instance that satisfies its hypotheses is a valid "
+        "test, the book's own instances included, and the row is then decisive. The hypotheses are "
+        "checked in code on every instance a theorem row uses; an instance that violates them is "
+        "reported as outside the theorem, never as evidence for or against it.",
     ),
     (
         "A check that cannot fail is inconclusive",
@@ -71,12 +107,14 @@ POLICY = (
     (
         "The book's own designs are not the paper's",
         "Where the paper's algorithm or setting is unpublished and the book designed one, the row "
-        "reports the result and the verdict is *inconclusive*, not *not reproduced*.",
+        "reports the result and the verdict is *inconclusive*, not *not reproduced*. This never "
+        "applies to a theorem: the book choosing the instance does not make the theorem its design.",
     ),
     (
         "The paper's totals count the paper's claims",
         "Ablations, sensitivity rows and the book's own extra rows are shown (role *sensitivity* or "
-        "*extra*) but are not in the reproduced / partly / not reproduced counts.",
+        "*extra*) but are not in the reproduced / partly / not reproduced counts. The book's own "
+        "chapters (foundations, arena) are counted apart from the five papers.",
     ),
     (
         "One name, one statistic",
@@ -92,14 +130,178 @@ POLICY = (
 )
 
 
+# --- gates and hypotheses ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Gate:
+    """A calibration gate of a stand-in: one statistic of the stand-in, how it is computed, and the
+    range the paper (or the real data, where the book has it) puts it in, with its source.
+
+    ``measure`` computes the statistic from whatever the chapter's stand-in is (an instance, a
+    ratings matrix, a results table). ``standin`` builds an input the gate must pass: the chapter's
+    stand-in where it is calibrated, else the real data (where the book has it) or a setting of the
+    generator that meets the gate, which shows that the gate can be met at all. Every entry of
+    ``miscalibrations`` builds a plausible mis-calibration (the generator with another spread, noise
+    or rate; the chapter's own stand-in where it misses the gate), which the gate must reject.
+    ``tests/test_gates.py`` runs them all (keep them small), so a gate whose statistic the generator
+    sets by construction, which no mis-calibration can move, cannot be written. Gates are built by a
+    factory registered with :func:`gate_factory`; a :class:`Claim` accepts only their results.
+    """
+
+    key: str
+    statistic: str
+    measure: Callable[[Any], float]
+    low: float
+    high: float
+    paper: str
+    source: str
+    bears_on: str
+    standin: Callable[[], Any]
+    miscalibrations: Mapping[str, Callable[[], Any]]
+
+    def __post_init__(self) -> None:
+        for name in ("key", "statistic", "paper", "source", "bears_on"):
+            value = getattr(self, name)
+            if not isinstance(value, str) or not value.strip():
+                raise ValueError(f"a gate's {name} must be a non-empty string; got {name}={value!r}")
+        for name in ("measure", "standin"):
+            if not callable(getattr(self, name)):
+                raise TypeError(f"gate {self.key!r}: {name} must be callable; got {getattr(self, name)!r}")
+        low, high = float(self.low), float(self.high)
+        if not (low <= high) or np.isnan(low) or np.isnan(high):
+            raise ValueError(f"gate {self.key!r}: need low <= high; got low={self.low!r}, high={self.high!r}")
+        if not isinstance(self.miscalibrations, Mapping) or not self.miscalibrations:
+            raise ValueError(
+                f"gate {self.key!r} needs at least one mis-calibration of its stand-in that it must reject "
+                f"(a gate that cannot fail calibrates nothing); got miscalibrations={self.miscalibrations!r}"
+            )
+        bad = [label for label, make in self.miscalibrations.items() if not callable(make)]
+        if bad:
+            raise TypeError(f"gate {self.key!r}: mis-calibration {bad[0]!r} must be a callable building a stand-in")
+
+    def check(self, standin: Any) -> GateResult:
+        """The gate on ``standin``: its statistic and whether it lies in ``[low, high]``."""
+        value = float(self.measure(standin))
+        passed = bool(np.isfinite(value) and self.low <= value <= self.high)
+        return GateResult(self.key, self.statistic, value, float(self.low), float(self.high), passed)
+
+
+@dataclass(frozen=True)
+class GateResult:
+    """A :class:`Gate` applied to the stand-in a claim was judged on."""
+
+    key: str
+    statistic: str
+    value: float
+    low: float
+    high: float
+    passed: bool
+
+    def __str__(self) -> str:
+        if self.key.startswith("ungated."):
+            return f"no gate: {self.statistic}"
+        mark = "in" if self.passed else "OUTSIDE"
+        return f"gate: {self.statistic} {_g(self.value)} {mark} [{_g(self.low)}, {_g(self.high)}]"
+
+
+def _g(x: float) -> str:
+    return f"{x:.3g}"
+
+
+#: The registered gate factories: key -> zero-argument function returning the gates of one stand-in.
+GATE_FACTORIES: dict[str, Callable[[], Sequence[Gate]]] = {}
+
+
+def gate_factory(key: str):
+    """Register a function returning the gates of one stand-in under ``key`` (every gate's key starts
+    with ``key + "."``). The chapter calls the function to judge its stand-in; the test suite calls
+    every registered factory and checks each gate against its stand-in and mis-calibrations."""
+    if not isinstance(key, str) or not key.strip() or key in GATE_FACTORIES:
+        raise ValueError(f"a gate factory needs a new non-empty key; got {key!r}")
+
+    def register(factory: Callable[[], Sequence[Gate]]):
+        @wraps(factory)
+        def gates() -> tuple[Gate, ...]:
+            out = tuple(factory())
+            if not out:
+                raise ValueError(f"gate factory {key!r} returned no gate")
+            for gate in out:
+                if not isinstance(gate, Gate) or not gate.key.startswith(key + "."):
+                    raise ValueError(
+                        f"gate factory {key!r} returned {gate!r}: a Gate whose key starts with {key + '.'!r}"
+                    )
+            return out
+
+        GATE_FACTORIES[key] = gates
+        return gates
+
+    return register
+
+
+def _registered(result: GateResult) -> bool:
+    return any(result.key.startswith(key + ".") for key in GATE_FACTORIES)
+
+
+def ungated(statistic: str, reason: str) -> GateResult:
+    """The gate result of a stand-in of whose real data no statistic that bears on the claim is
+    published: it cannot be calibrated, so its claims are inconclusive. ``reason`` says what the
+    paper reports and why none of it bears on the cost."""
+    for name, value in (("statistic", statistic), ("reason", reason)):
+        if not isinstance(value, str) or not value.strip():
+            raise ValueError(f"ungated needs a non-empty {name}; got {value!r}")
+    return GateResult(
+        f"ungated.{statistic}", f"{statistic} ({reason})", float("nan"), float("nan"), float("nan"), False
+    )
+
+
+@dataclass(frozen=True)
+class Hypothesis:
+    """One hypothesis of a theorem, checked in code on the instance a theorem row uses: its name
+    (with the paper's label, e.g. "Assumption 5: κ ≥ 2.79 at p = 0.8"), whether it holds, and the
+    numbers that decided it."""
+
+    name: str
+    holds: bool
+    detail: str = ""
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.name, str) or not self.name.strip():
+            raise ValueError(f"a hypothesis needs a name; got {self.name!r}")
+        if not isinstance(self.holds, bool | np.bool_):
+            raise TypeError(f"hypothesis {self.name!r}: holds must be a bool computed in code; got {self.holds!r}")
+
+    def __str__(self) -> str:
+        return f"{self.name}: {'holds' if self.holds else 'VIOLATED'}" + (f" ({self.detail})" if self.detail else "")
+
+
 def verdict(
-    ok: bool, partly: bool = False, *, calibrated: bool = True, can_fail: bool = True, designed: bool = False
+    ok: bool,
+    partly: bool = False,
+    *,
+    gates: Sequence[GateResult] = (),
+    hypotheses: Sequence[Hypothesis] = (),
+    can_fail: bool = True,
+    designed: bool = False,
 ) -> str:
     """``reproduced`` if ``ok``, else ``partly`` if ``partly``, else ``not reproduced``; and
-    ``inconclusive`` whatever the numbers say when the evidence is not ``calibrated`` (a stand-in
-    outside its gate), when the check cannot fail (``can_fail`` False: a vacuous bound, all zeros,
-    every method at its cap), or when the setting is the book's own design (``designed``)."""
-    if not calibrated or not can_fail or designed:
+    ``inconclusive`` whatever the numbers say when a stand-in fails one of its ``gates`` (or was
+    never gated: :func:`ungated`), when the instance violates one of the theorem's ``hypotheses``
+    (it is then outside the theorem, no test of it), when the check cannot fail (``can_fail`` False:
+    a vacuous bound, all zeros, every method at its cap), or when the setting is the book's own
+    design (``designed``; never for a theorem, whose instances are valid tests)."""
+    gates, hypotheses = tuple(gates), tuple(hypotheses)
+    for g in gates:
+        if not isinstance(g, GateResult):
+            raise TypeError(f"gates must be GateResult objects (Gate.check or ungated); got {g!r}")
+    for h in hypotheses:
+        if not isinstance(h, Hypothesis):
+            raise TypeError(f"hypotheses must be Hypothesis objects; got {h!r}")
+    if designed and hypotheses:
+        raise ValueError(
+            "a theorem row is decisive on any instance that satisfies its hypotheses: designed=True does not apply"
+        )
+    if not all(g.passed for g in gates) or not all(h.holds for h in hypotheses) or not can_fail or designed:
         return INCONCLUSIVE
     return REPRODUCED if ok else (PARTLY if partly else NOT_REPRODUCED)
 
@@ -122,6 +324,19 @@ class Claim:
     :data:`SENSITIVITY` for another value of a stated setting, :data:`EXTRA` for the book's own rows.
     ``headline`` marks a claim of the paper's abstract or conclusion (the "Verdicts at a glance"
     page lists those); it is not shown in the chapter's table.
+
+    The policy's structural rules are enforced here, so that a row that breaks them cannot be built:
+
+    * ``gates``: the :class:`GateResult` of every gate of the stand-in the row was judged on (from a
+      registered :func:`gate_factory`, or :func:`ungated`); if one fails, the verdict must be
+      *inconclusive*;
+    * ``hypotheses``: a row about a theorem, lemma, corollary or proposition of the paper checks the
+      result's hypotheses on its instance (:class:`Hypothesis`, computed in code); if one fails, the
+      instance is outside the theorem and the verdict must be *inconclusive*;
+    * ``stated``: a sensitivity row quotes the paper's statement of the setting it varies (with its
+      section); a setting only inferred from results is a ``reading``, not a stated setting;
+    * ``to_decide``: an *inconclusive* claim of the paper names the experiment that would decide it,
+      or says in one sentence why none is feasible here (shown only while the row is inconclusive).
     """
 
     claim: str
@@ -133,6 +348,10 @@ class Claim:
     open_because: str = ""
     role: str = CLAIM
     headline: bool = False
+    gates: tuple[GateResult, ...] = field(default=())
+    hypotheses: tuple[Hypothesis, ...] = field(default=())
+    stated: str = ""
+    to_decide: str = ""
 
     def __post_init__(self) -> None:
         if self.verdict not in VERDICTS:
@@ -157,6 +376,53 @@ class Claim:
         for name in ("claim", "paper", "ours", "rule"):
             if not isinstance(getattr(self, name), str) or not getattr(self, name).strip():
                 raise ValueError(f"a claim's {name} must be a non-empty string; got {name}={getattr(self, name)!r}")
+        object.__setattr__(self, "gates", tuple(self.gates))
+        object.__setattr__(self, "hypotheses", tuple(self.hypotheses))
+        for g in self.gates:
+            if not isinstance(g, GateResult):
+                raise TypeError(f"gates must be GateResult objects; got {g!r} for claim {self.claim!r}")
+            if not g.key.startswith("ungated.") and not _registered(g):
+                raise ValueError(
+                    f"gate {g.key!r} of claim {self.claim!r} comes from no registered gate factory "
+                    "(bandit_lib.infra.scorecard.gate_factory): every gate must be tested against a mis-calibration"
+                )
+        for h in self.hypotheses:
+            if not isinstance(h, Hypothesis):
+                raise TypeError(f"hypotheses must be Hypothesis objects; got {h!r} for claim {self.claim!r}")
+        broken = [str(g) for g in self.gates if not g.passed] + [str(h) for h in self.hypotheses if not h.holds]
+        if broken and self.verdict != INCONCLUSIVE:
+            raise ValueError(
+                f"claim {self.claim!r} is {self.verdict!r} although {broken[0]}: a stand-in outside its gate or an "
+                "instance outside the theorem's hypotheses is no evidence, the verdict must be inconclusive"
+            )
+        if self.role == CLAIM and THEOREM.search(self.claim) and not self.hypotheses:
+            raise ValueError(
+                f"claim {self.claim!r} is about a theorem: give the hypotheses checked on its instance (Hypothesis)"
+            )
+        if self.role == SENSITIVITY and not (isinstance(self.stated, str) and self.stated.strip()):
+            raise ValueError(
+                f"sensitivity row {self.claim!r} must quote the paper's statement of the setting it varies (stated=); "
+                "a setting inferred from the results is a reading"
+            )
+        if self.role != SENSITIVITY and self.stated:
+            raise ValueError(f"stated is for sensitivity rows; got stated={self.stated!r} on a {self.role} row")
+        if (
+            self.role == CLAIM
+            and self.verdict == INCONCLUSIVE
+            and not (isinstance(self.to_decide, str) and self.to_decide.strip())
+        ):
+            raise ValueError(
+                f"inconclusive claim {self.claim!r} must say what experiment would decide it, or why none is "
+                "feasible here (to_decide=)"
+            )
+
+    @property
+    def conditions(self) -> str:
+        """The gates, hypotheses and stated setting the verdict rests on, as one line."""
+        parts = [str(g) for g in self.gates] + [str(h) for h in self.hypotheses]
+        if self.stated:
+            parts.append(f"stated: {self.stated}")
+        return "; ".join(parts)
 
 
 def scorecard(claims: Iterable[Claim]) -> pd.DataFrame:
@@ -167,10 +433,23 @@ def scorecard(claims: Iterable[Claim]) -> pd.DataFrame:
     bad = [c for c in claims if not isinstance(c, Claim)]
     if bad:
         raise TypeError(f"scorecard rows must be Claim objects; got {type(bad[0]).__name__}: {bad[0]!r}")
-    frame = pd.DataFrame([asdict(c) for c in claims], columns=list(COLUMNS))
+    frame = pd.DataFrame(
+        [
+            {
+                **{name: getattr(c, name) for name in COLUMNS if name not in ("conditions", "to_decide")},
+                "conditions": c.conditions,
+                "to_decide": c.to_decide if c.verdict == INCONCLUSIVE else "",
+            }
+            for c in claims
+        ],
+        columns=list(COLUMNS),
+    )
     frame.attrs["headlines"] = list(dict.fromkeys(c.claim for c in claims if c.headline))
     if not frame["reading"].astype(bool).any():
         frame = frame.drop(columns=["reading", "open_because"])
+    for name in ("conditions", "to_decide"):
+        if not frame[name].astype(bool).any():
+            frame = frame.drop(columns=name)
     if (frame["role"] == CLAIM).all():
         frame = frame.drop(columns="role")
     return frame
@@ -234,6 +513,37 @@ def counts(card: pd.DataFrame) -> dict[str, int]:
     out = {v: int((table["verdict"] == v).sum()) for v in VERDICTS}
     out["conditional"] = int(table["conditional"].sum())
     return {k: v for k, v in out.items() if v}
+
+
+#: The chapters on the five papers, and the book's own chapters (whose rows are the book's claims,
+#: counted apart: the policy's totals are over the papers only).
+PAPERS = {"zhuang17": "ZHUANG17", "ade20": "ADE20", "gold20": "GOLD20", "uig": "UIG", "grapl20": "GRAPL20"}
+BOOK_CHAPTERS = {"foundations": "Foundations (the book's own checks)", "arena": "Arena (the book's own)"}
+
+
+def verdict_counts(cards: Mapping[str, pd.DataFrame], names: Mapping[str, str], *, total: bool = False) -> pd.DataFrame:
+    """One row per chapter of ``cards`` (in the order of ``names``, which gives each chapter's label):
+    how many of its claims got each verdict, how many are conditional, the number of claims and the
+    share that is inconclusive; with ``total``, a last row summing the chapters."""
+    missing = [key for key in names if key not in cards]
+    if missing:
+        raise ValueError(f"no scorecard for chapter(s) {missing}; got {sorted(cards)}")
+    rows = []
+    for key, label in names.items():
+        c = counts(cards[key])
+        rows.append(
+            {
+                "chapter": label,
+                **{v: c.get(v, 0) for v in (*VERDICTS, "conditional")},
+                "claims": len(summary(cards[key])),
+            }
+        )
+    frame = pd.DataFrame(rows, columns=["chapter", *VERDICTS, "conditional", "claims"])
+    if total:
+        frame.loc[len(frame)] = ["all papers", *frame[[*VERDICTS, "conditional", "claims"]].sum()]
+    claims = frame["claims"].where(frame["claims"] > 0)
+    frame["share inconclusive"] = (frame[INCONCLUSIVE] / claims).map(lambda x: "—" if pd.isna(x) else f"{x:.0%}")
+    return frame
 
 
 def show(card: pd.DataFrame):

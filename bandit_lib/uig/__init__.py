@@ -6,7 +6,8 @@ Problem and offline steps:
 * :mod:`~bandit_lib.uig.problem` — unit interval graphs over the arms and their partial revelation;
 * :mod:`~bandit_lib.uig.candidates` — candidate sets (the arms that can be optimal);
 * :mod:`~bandit_lib.uig.domination` — exploration values of LSDT-PSI (LP P2);
-* :mod:`~bandit_lib.uig.lower_bound` — the regret lower bound with complete side information (LP P1).
+* :mod:`~bandit_lib.uig.lower_bound` — the regret lower bound with complete side information (LP P1);
+* :mod:`~bandit_lib.uig.theory` — the hypotheses of the paper's theorems, checked on an instance.
 
 Policies (the select/update protocol of :mod:`~bandit_lib.uig.protocol`):
 

@@ -14,7 +14,17 @@ import pandas as pd
 from scipy import stats
 
 from bandit_lib.infra.plotting import method_color
-from bandit_lib.infra.scorecard import CLAIM, EXTRA, INCONCLUSIVE, PARTLY, REPRODUCED, SENSITIVITY, Claim  # noqa: F401
+from bandit_lib.infra.scorecard import (  # noqa: F401
+    CLAIM,
+    EXTRA,
+    INCONCLUSIVE,
+    PARTLY,
+    REPRODUCED,
+    SENSITIVITY,
+    Claim,
+    Hypothesis,
+    ungated,
+)
 from bandit_lib.infra.scorecard import NOT_REPRODUCED as NOT  # noqa: F401 (the chapter's verdict names come from here)
 from bandit_lib.infra.scorecard import verdict as policy_verdict
 
@@ -59,11 +69,15 @@ def claim(
     open_because: str = "",
     role: str = CLAIM,
     headline: bool = False,
+    gates=(),
+    hypotheses=(),
+    stated: str = "",
+    to_decide: str = "",
 ) -> Claim:
     """A scorecard row of this chapter. A rule written into the claim as "(rule: ...)" is moved to
     the rule column; "A beats B" claims get :data:`BEATS_RULE`. ``paper`` is what the paper says
-    (quoted, with its section; the claim's text if omitted); ``reading``, ``open_because``,
-    ``role`` and ``headline`` are those of :class:`~bandit_lib.infra.scorecard.Claim`."""
+    (quoted, with its section; the claim's text if omitted); the other keywords are those of
+    :class:`~bandit_lib.infra.scorecard.Claim`."""
     found = re.search(r"\s*\(rule: (.*)\)\s*$", text)
     if found:
         text, rule = text[: found.start()], rule or found.group(1)
@@ -79,6 +93,10 @@ def claim(
         open_because=open_because,
         role=role,
         headline=headline,
+        gates=tuple(gates),
+        hypotheses=tuple(hypotheses),
+        stated=stated,
+        to_decide=to_decide,
     )
 
 
@@ -114,6 +132,8 @@ PAPER_SAYS = {
     "table2": 'App. A.2: "When compared with CKL-UCB ... LSDT-PSI has a smaller computation complexity."',
     "fig8_best": 'Sec. 6.3: "Simulation results in Fig. 8 show that LSDT-PSI has the best performance with relatively '
     'small variations."',
+    "fig8_eps": 'Sec. 6.3: "we use an iterative approach to find the best ε that minimize the size of B0" ... "Besides, '
+    'the effectiveness of the adaptive approach on selecting the hyper-parameter ε is verified."',
     "fig8_train": 'Sec. 6.3: "as the size of the training data increases, the performance of LSDT-PSI and UCB1 on B0 '
     'get improved since more side information is available."',
     "fig9a": 'App. A.1: "The results in Fig. 9(a) verify the advantage of our two-step learning structure".',
@@ -132,7 +152,12 @@ PAPER_SAYS = {
     "remark1": 'Remark 1 (Sec. 3.3): regret O((1 + |B*_{i_max}∖A|) log T), "which indicates a sublinear scaling of '
     'regret in terms of the number of arms"',
     "thm5": 'Theorem 5 (Sec. 4.1): "with probability at least 1 − 1/K², every arm i ∉ B* is eliminated by the '
-    'offline elimination step of LSDT-PSI and thus, E[|B0|] = |B*| + o(1)"',
+    'offline elimination step of LSDT-PSI and thus, E[|B0|] = |B*| + o(1)"; Sec. 4.1: "We also verify the results '
+    'through numerical examples in Sec. 6"',
+    "size_bstar": 'Sec. 3.3: "if the mean reward of each arm is independently and uniformly chosen from [0,1] and ε is '
+    "bounded away from 0 and 1, the expected value of |B*| is smaller than O(K^{1/2} log K), which indicates a sublinear "
+    "scaling of regret in terms of the size of the action space. We also use a numerical example to verify the result in "
+    'Sec. 6."',
     "thm6": "Theorem 6 (Sec. 4.3): R(T) ≤ Σ_{B0∖(Q∪A)} Δ_j max{8 log T/Δ_j², 32 z_j log(Tε²)/ε²} + "
     "Σ_Q Δ_i z_i 32 log(TΔ̂_i²)/Δ̂_i² + O(|V′|)",
     "cor1": "Corollary 1 (Sec. 4.3) and its proof (App. I, Eq. (94)): E[C_L] ≤ 2/p + 1 on the bottom class; "
@@ -140,32 +165,44 @@ PAPER_SAYS = {
 }
 
 #: What the paper reports of its Jester data (Sec. 6.3): "a dataset from Jester ... consisting of 100
-#: jokes and 25K users and every joke has been rated by at least 34% of the entire population".
-#: The stand-in's calibration gate compares the same statistics; "25K" is read as 24,500-25,500.
-JESTER_PAPER = {"jokes": (100, 100), "users": (24_500, 25_500), "lowest joke coverage": (0.34, 1.0)}
+#: jokes and 25K users and every joke has been rated by at least 34% of the entire population", and
+#: ratings "between −10.00 and 10.00". These are the data's size and coverage, inputs of the stand-in's
+#: generator: they describe its shape and calibrate nothing (the verdict policy's rule "A gate checks
+#: what the generator does not set").
+JESTER_PAPER = {"jokes": "100 jokes", "users": "25K users", "lowest joke coverage": "every joke rated by at least 34%"}
+
+#: Why the Fig. 8 rows cannot be gated: nothing the paper publishes of its Jester data bears on the regret.
+JESTER_UNGATED = (
+    "the spread and gaps of the jokes' mean ratings",
+    "Sec. 6.3 publishes of its Jester data only its size (100 jokes, 25K users), its coverage (every joke rated "
+    "by at least 34%) and the rating range; the spread of the jokes' means, their gaps and the rating noise, "
+    "which decide how much the training users reveal and what each policy pays, are not published, and Fig. 8's "
+    "bars are an image",
+)
 
 
-def jester_gate(summary: dict) -> pd.DataFrame:
-    """The Jester stand-in's calibration gate: each statistic the paper reports of its Jester data
-    (:data:`JESTER_PAPER`) beside the stand-in's (``summary`` is
-    :func:`bandit_lib.uig.jester.jester_summary` of the data the experiment ran on), and whether
-    it lies in the paper's range."""
+def hypotheses(conditions) -> tuple[Hypothesis, ...]:
+    """The scorecard's hypotheses from the conditions :mod:`bandit_lib.uig.theory` checks."""
+    return tuple(Hypothesis(c.name, bool(c.holds), c.detail) for c in conditions)
+
+
+def jester_ungated():
+    """The gate result of the Jester stand-in: ungated (:data:`JESTER_UNGATED`), so its claims are inconclusive."""
+    return ungated(*JESTER_UNGATED)
+
+
+def jester_description(summary: dict) -> pd.DataFrame:
+    """What the paper says of its Jester data beside the same statistics of the data the experiment
+    ran on (``summary`` is :func:`bandit_lib.uig.jester.jester_summary`): the data's shape, not a
+    calibration gate (every one is an input of the stand-in's generator)."""
     if not isinstance(summary, dict) or not set(JESTER_PAPER) <= set(summary):
         raise ValueError(f"summary must be a jester_summary dict with {sorted(JESTER_PAPER)}; got {summary!r}")
-    said = {"jokes": "100 jokes", "users": "25K users", "lowest joke coverage": "every joke rated by at least 34%"}
-    rows = []
-    for name, (low, high) in JESTER_PAPER.items():
-        value = summary[name]
-        rows.append(
-            {
-                "statistic": name,
-                "paper (Sec. 6.3)": said[name],
-                "range": f"[{low:g}, {high:g}]",
-                "stand-in": value,
-                "inside": bool(low <= value <= high),
-            }
-        )
-    return pd.DataFrame(rows)
+    return pd.DataFrame(
+        [
+            {"statistic": name, "paper (Sec. 6.3)": said, "the data used": summary[name]}
+            for name, said in JESTER_PAPER.items()
+        ]
+    )
 
 
 def base_name(policy: str) -> str:
@@ -334,15 +371,135 @@ def spearman(x, y) -> float:
     return float(stats.spearmanr(x, y).statistic)
 
 
-def theorem1_holds(K: int, eps: float, seed: int, reps: int = 100) -> bool:
-    """CSI-OFF equals Theorem 1's C(i_max) ∪ C(i_min) per component on ``reps`` random instances."""
-    from bandit_lib.uig.candidates import candidate_set_complete, candidate_set_theorem1
+def theorem1_instances(K: int, eps: float, seed: int, reps: int = 100) -> list[tuple[np.ndarray, np.ndarray]]:
+    """``reps`` random instances of the Fig. 4 kind (``K`` means uniform on [0, 1] at ``eps``):
+    (similarity graph, means)."""
     from bandit_lib.uig.problem import similarity_graph
 
     rng = np.random.default_rng(seed)
+    out = []
     for _ in range(reps):
         means = rng.uniform(0.0, 1.0, K)
-        A = similarity_graph(means, eps)
-        if not np.array_equal(candidate_set_complete(A, order=np.argsort(means)), candidate_set_theorem1(A, means)):
-            return False
-    return True
+        out.append((similarity_graph(means, eps), means))
+    return out
+
+
+def theorem1_holds(instances) -> bool:
+    """CSI-OFF equals Theorem 1's C(i_max) ∪ C(i_min) per component on every (A, means) of ``instances``."""
+    from bandit_lib.uig.candidates import candidate_set_complete, candidate_set_theorem1
+
+    return all(
+        np.array_equal(candidate_set_complete(A, order=np.argsort(means)), candidate_set_theorem1(A, means))
+        for A, means in instances
+    )
+
+
+def theorem6_revelations(theory) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """The partial side information of every LSDT-PSI repetition of the theory check
+    ``log_growth`` (``theory`` its results), drawn again from the unit's seed as the experiment drew
+    it: (true graph, S, D) per repetition. Each revelation's B0 is checked against the recorded
+    one, so a drift between this and the experiment fails loudly."""
+    from bandit_lib.seeding import derive, generator
+    from bandit_lib.uig.experiments import theory as uig_theory
+    from bandit_lib.uig.instances import instance_from_means
+
+    unit = next(u for u, _ in theory if u.key == "log_growth")
+    payload = theory.payload("log_growth")
+    means = np.asarray(payload["means"])
+    scale = 0.8 / (means.max() - means.min())
+    psi_means, psi_eps = 0.1 + scale * (means - means.min()), payload["psi_eps"]
+    seed = uig_theory.THEORY.seed(unit)
+    recorded = {r["rep"]: r["B0"] for r in payload["rows"] if r["policy"] == "LSDT-PSI"}
+    out = []
+    for r in sorted(recorded):
+        rng = generator(derive(seed, "psi rep", r), "reveal")
+        inst = instance_from_means(psi_means, psi_eps, p=payload["p"], rng=rng, with_z=False)
+        if len(inst.B0) != recorded[r]:
+            raise RuntimeError(f"repetition {r}: |B0| = {len(inst.B0)} drawn again, {recorded[r]} recorded")
+        out.append((inst.A, inst.S, inst.D))
+    return out
+
+
+# --- Theorem 5 and Corollary 1 on clustered instances ---------------------------------------
+
+
+def clustered_runs(theorem5, clustered: dict) -> list[dict]:
+    """Every clustered instance the chapter ran PSI-OFF on: the units of the ``theorem5`` experiment
+    (instances inside Assumptions 3–5) and those of the theory check ``clustered`` (its payload;
+    six clusters of N = 5, 10, 20, 40). Each: label, m, N, K, ``|B*|``, the number of middle arms,
+    the means, ε, p, survivors per revelation and the bottom class's exploration mass (where the LP
+    was solved)."""
+    from bandit_lib.uig.instances import clustered_instance
+
+    runs = []
+    for unit, payload in theorem5:
+        runs.append(
+            {
+                "source": "theorem5",
+                "m": unit.params["m"],
+                "N": unit.params["N"],
+                "K": payload["K"],
+                "B*": payload["B*"],
+                "middle": payload["middle"],
+                "means": np.asarray(payload["means"]),
+                "eps": unit.params["eps"],
+                "p": unit.params["p"],
+                "survivors": np.asarray(payload["survivors"]),
+                "mass": np.asarray(payload["C2 on C_min"], dtype=float),
+            }
+        )
+    rows = pd.DataFrame(clustered["rows"])
+    for N, part in rows.groupby("N"):
+        means, _ = clustered_instance(clustered["clusters"], int(N), clustered["eps"])
+        runs.append(
+            {
+                "source": "clustered",
+                "m": clustered["clusters"],
+                "N": int(N),
+                "K": int(part["K"].iloc[0]),
+                "B*": int(part["B*"].iloc[0]),
+                "middle": int(part["middle"].iloc[0]),
+                "means": means,
+                "eps": clustered["eps"],
+                "p": clustered["p"],
+                "survivors": part["survivors"].to_numpy(),
+                "mass": part["C2 on C_min"].to_numpy(dtype=float),
+            }
+        )
+    for run in runs:
+        run["label"] = f"{run['m']} clusters of {run['N']} (K = {run['K']})"
+    return runs
+
+
+def theorem5_table(runs: list[dict]) -> pd.DataFrame:
+    """One row per clustered instance: whether Theorem 5's and Corollary 1's hypotheses hold, the
+    revelations in which some non-candidate survived, the per-arm survival frequency with its
+    exact 95% interval, the proof's bound and the exact probability, 1/K², and the bottom class's
+    mean exploration mass against 2/p + 1."""
+    from bandit_lib.uig import theory
+
+    rows = []
+    for run in runs:
+        survivors, reps = run["survivors"], len(run["survivors"])
+        trials = reps * run["middle"]
+        _, (low, high) = theory.bound_decision(int(survivors.sum()), trials, 1.0 / run["K"] ** 2)
+        p = run["p"]
+        hyp5 = theory.theorem5_hypotheses(run["means"], run["eps"], p, p)
+        hyp_c = theory.corollary1_hypotheses(run["means"], run["eps"], p, p)
+        rows.append(
+            {
+                "instance": run["label"],
+                "Theorem 5's hypotheses": all(h.holds for h in hyp5),
+                "Corollary 1's": all(h.holds for h in hyp_c),
+                "revelations": reps,
+                "with a survivor": int((survivors > 0).sum()),
+                "1/K²": 1.0 / run["K"] ** 2,
+                "per-arm survival": survivors.sum() / trials,
+                "its 95% upper end": high,
+                "exact probability": theory.survival_probability(run["N"], run["N"], p, p),
+                "proof's bound (1 − p³)^N": (1 - p**3) ** run["N"],
+                "mass on C_min": float(run["mass"].mean()) if run["mass"].size else np.nan,
+                "2/p + 1": 2 / p + 1,
+            }
+        )
+    return pd.DataFrame(rows)

@@ -45,6 +45,7 @@ SCALE = {
         "gamma_star_trials": 5,
         "lemma_runs": 20,
         "clique_runs": 10,
+        "refute_runs": 100,
         "ablation_trials": 5,
     },
     "full": {
@@ -57,6 +58,7 @@ SCALE = {
         "gamma_star_trials": 100,
         "lemma_runs": 200,
         "clique_runs": 200,
+        "refute_runs": 1000,
         "ablation_trials": 10,
     },
 }
@@ -273,6 +275,27 @@ def plan_theory(profile: str) -> list[Unit]:
             },
         )
     )
+    # Theorem 3.1 where its printed bound is far below 1 at small T: two 5-cliques with means
+    # +-0.3 (tau = 0, eps = 0.1), a ridge small enough that the theorem's condition on
+    # ||mu - tau||_{L_lambda} holds from T = 1, and a large gamma, the regime of the sqrt(gamma) slip.
+    for g in (1e3, 1e4):
+        units.append(
+            Unit(
+                f"clique_refute,gamma={key(g)}",
+                {
+                    "check": "clique_bound",
+                    "D": 2,
+                    "K": 5,
+                    "lam": 1e-8,
+                    "gamma": g,
+                    "alpha": 1e-8,
+                    "eps": 0.1,
+                    "horizons": [10, 20, 50, 100],
+                    "runs": s["refute_runs"],
+                    "amplitude": 0.3,
+                },
+            )
+        )
     return units
 
 

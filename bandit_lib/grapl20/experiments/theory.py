@@ -79,6 +79,9 @@ def compute_lemmas(
             "violations": violations[form],
             "runs": runs,
             "delta": delta,
+            "lam": LAM,
+            "R": R,
+            "noise_sd": R,  # the tape's noise: Gaussian with standard deviation R
         }
         for form in FORMS
     ]
@@ -94,12 +97,21 @@ def compute_lemmas(
 
 
 def compute_clique_bound(
-    seed, D: int, K: int, lam: float, gamma: float, alpha: float, eps: float, horizons: list, runs: int
+    seed,
+    D: int,
+    K: int,
+    lam: float,
+    gamma: float,
+    alpha: float,
+    eps: float,
+    horizons: list,
+    runs: int,
+    amplitude: float = 1.0,
 ) -> dict:
     """Theorem 3.1 (both forms) against GrAPL's empirical P(L_T = 1) on D disjoint K-cliques with
-    clique means ±1 (alternating), Gaussian noise R = 1, τ = 0."""
+    clique means ±``amplitude`` (alternating), Gaussian noise R = 1, τ = 0."""
     graph = clique_graph(D, K)
-    means = np.repeat(np.where(np.arange(D) % 2 == 0, 1.0, -1.0), K)
+    means = np.repeat(np.where(np.arange(D) % 2 == 0, amplitude, -amplitude), K)
     system = graph_system(graph, lam)
     eigs = eigenvalues(system)
     H = complexity_H(means, 0.0, eps)
@@ -113,7 +125,8 @@ def compute_clique_bound(
             run = grapl(tape, system, T, tau=0.0, eps=eps, gamma=gamma, alpha=alpha)
             losses += int(run.wrong_paper[-1] > 0)
         d_T = effective_dimension(eigs, gamma, lam, T)
-        row = {"horizon": T, "runs": runs, "losses": losses, "d_T": d_T, "H": H, "M": M, "m": m}
+        row = {"horizon": T, "runs": runs, "losses": losses, "d_T": d_T, "H": H, "M": M, "m": m, "gamma": gamma}
+        row.update(lam=lam, alpha=alpha, eps=eps, amplitude=amplitude, R=1.0, noise_sd=1.0)
         for form in FORMS:
             row[f"bound_{form}"] = bound_thm31(T, gamma, 1.0, H, M, m, d_T, lam, form)
         rows.append(row)

@@ -27,7 +27,7 @@ from bandit_lib.uig.ucb1 import UCB1, run_ucb1_fast
 
 PROFILES = {
     "quick": {"reps": 1, "csi": {"K": 20, "eps": 0.2, "T": 200}, "psi": {"K": 20, "eps": 0.2, "T": 200, "p": 0.7}},
-    "full": {"reps": 10, "csi": {"K": 100, "eps": 0.1, "T": 1000}, "psi": {"K": 100, "eps": 0.1, "T": 1000, "p": 0.5}},
+    "full": {"reps": 100, "csi": {"K": 100, "eps": 0.1, "T": 1000}, "psi": {"K": 100, "eps": 0.1, "T": 1000, "p": 0.5}},
 }
 
 
