@@ -11,12 +11,13 @@ from bandit_lib.gold20.report import (
     _saving_verdicts,
     cost_claims,
     efficiency_claims,
+    hypotheses,
     rate_verdict,
     strict_runs,
     twitter_gate,
     yahoo_gate,
 )
-from bandit_lib.gold20.theory import NAMES, RESULTS, hypotheses, instance_checks
+from bandit_lib.gold20.theory import NAMES, RESULTS, instance_checks
 
 
 def test_a_synthetic_instance_meets_theorem_51_and_only_the_hoeffding_width_is_covered():

@@ -300,6 +300,16 @@ def yahoo_gate(evidence: dict):
     )
 
 
+def hypotheses(result: str, checks, what: str = "instances") -> tuple:
+    """The scorecard's :class:`~bandit_lib.infra.scorecard.Hypothesis` objects of ``result`` over the
+    instances whose :func:`bandit_lib.gold20.theory.instance_checks` are ``checks`` (see
+    :func:`bandit_lib.gold20.theory.hypotheses`)."""
+    from bandit_lib.gold20 import theory
+    from bandit_lib.infra.scorecard import Hypothesis
+
+    return tuple(Hypothesis(name, holds, detail) for name, holds, detail in theory.hypotheses(result, checks, what))
+
+
 def rate_verdict(errors: int, runs: int, delta: float = DELTA) -> str:
     """A "probability at most δ" claim judged on ``errors`` in ``runs``: *reproduced* when the exact
     95% interval of the rate lies at or below δ, *not reproduced* when it lies above δ, and

@@ -2,8 +2,9 @@ r"""The hypotheses of GOLD20's theorems, checked in code on the instances a theo
 
 A theorem is tested only on instances that satisfy its hypotheses (the book's verdict policy);
 these functions say, instance by instance, which hypotheses hold, and :func:`hypotheses` turns
-the checks over a set of instances into the scorecard's :class:`~bandit_lib.infra.scorecard.Hypothesis`
-objects (a hypothesis holds for a row when it holds on every one of its instances).
+the checks over a set of instances into (name, holds, detail) triples, which
+:func:`bandit_lib.gold20.report.hypotheses` makes the scorecard's ``Hypothesis`` objects (a
+hypothesis holds for a row when it holds on every one of its instances).
 
 The hypotheses, as the paper states or uses them:
 
@@ -35,7 +36,6 @@ import numpy as np
 
 from bandit_lib.checks import check_choice, check_positive, check_vector
 from bandit_lib.gold20.problem import EPS_MIN, check_reading, label_groups, outlier_budget, small_limit
-from bandit_lib.infra.scorecard import Hypothesis
 
 #: The name the scorecard prints for each hypothesis.
 NAMES = {
@@ -84,10 +84,12 @@ def instance_checks(y, eps: float, rho: float, *, width: str, reading: str = "in
     return out
 
 
-def hypotheses(result: str, checks: Iterable[Mapping[str, bool]], what: str = "instances") -> tuple[Hypothesis, ...]:
+def hypotheses(
+    result: str, checks: Iterable[Mapping[str, bool]], what: str = "instances"
+) -> list[tuple[str, bool, str]]:
     """The hypotheses of ``result`` (a key of :data:`RESULTS`) over a set of instances, each given
-    by its :func:`instance_checks`: one :class:`Hypothesis` per hypothesis, holding when it holds
-    on every instance (its detail counts them)."""
+    by its :func:`instance_checks`: one (name, holds, detail) triple per hypothesis, holding when it
+    holds on every instance (the detail counts them)."""
     result = check_choice("result", result, RESULTS)
     checks = list(checks)
     if not checks:
@@ -95,5 +97,5 @@ def hypotheses(result: str, checks: Iterable[Mapping[str, bool]], what: str = "i
     out = []
     for key in RESULTS[result]:
         ok = sum(bool(c[key]) for c in checks)
-        out.append(Hypothesis(NAMES[key], ok == len(checks), f"{ok} of {len(checks)} {what}"))
-    return tuple(out)
+        out.append((NAMES[key], ok == len(checks), f"{ok} of {len(checks)} {what}"))
+    return out
