@@ -7,14 +7,14 @@ import pytest
 from bandit_lib.infra.scorecard import Hypothesis
 from bandit_lib.zhuang17.experiments.natural import fig3_cases, natural_case
 from bandit_lib.zhuang17.experiments.theory_hard import GAP_WINDOW, hard_case
-from bandit_lib.zhuang17.gates import (
+from bandit_lib.zhuang17.report.gates import (
     h1_over_h2,
     narrow_band_fig3_cases,
     planted_fig3_cases,
     synthetic_gate_results,
     twitter_gate,
 )
-from bandit_lib.zhuang17.hypotheses import bound_can_fail, combine, theorem_hypotheses
+from bandit_lib.zhuang17.report.hypotheses import bound_can_fail, combine, theorem_hypotheses
 
 Y = np.array([0.20, 0.22, 0.25, 0.30, 0.32, 0.35, 0.38, 0.40, 0.42, 0.95])
 

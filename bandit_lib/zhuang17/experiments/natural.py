@@ -4,7 +4,7 @@ generator whose cases pass the calibration gate (the chapter's reproduction note
 The paper does not say how its synthetic means were drawn (§5.1). The one statistic it gives of
 them is the range of H1/H2 over the 10 test cases of Fig. 3 (n = 15, k = 2.5): "vary from 3 to 14"
 (§5.3). The chapter's planted-outlier generator never draws a case with H1/H2 below 4.5 at that
-setting, so it is outside that gate (:mod:`bandit_lib.zhuang17.gates`). The library's i.i.d.
+setting, so it is outside that gate (:mod:`bandit_lib.zhuang17.report.gates`). The library's i.i.d.
 generator :func:`~bandit_lib.zhuang17.instances.natural`, with its default Beta(2, 5) and no
 parameter changed, spans the paper's range. These experiments rerun Figs. 1 and 3 on it:
 
