@@ -26,7 +26,11 @@ Chapter:
 
 * :mod:`~bandit_lib.zhuang17.experiments` — Figs 1–3, theory checks and ablations;
   :mod:`~bandit_lib.zhuang17.experiments.rho_families` — the rho* study;
-* :mod:`~bandit_lib.zhuang17.report` — the chapter's tables (one row per run, averages per case).
+  :mod:`~bandit_lib.zhuang17.experiments.natural` — Figs 1 and 3 on i.i.d. Beta(2, 5) means;
+  :mod:`~bandit_lib.zhuang17.experiments.theory_hard` — the theorems near the threshold;
+* :mod:`~bandit_lib.zhuang17.report` — the chapter's tables (one row per run, averages per case),
+  its calibration gates (:mod:`~bandit_lib.zhuang17.report.gates`) and the theorems' hypotheses
+  checked in code (:mod:`~bandit_lib.zhuang17.report.hypotheses`).
 
 RR and WRR are the baselines of ADE20 and GOLD20, which import them from here.
 """

@@ -13,6 +13,10 @@
   interval, against the default, on the first 5 synthetic cases of n in {20, 50, 100}, k = 2.5.
 * :mod:`~.rho_families` (``RHO_FAMILIES``): why rho* is or is not near-optimal, under both
   interval families.
+* :mod:`~.natural` (``SYNTHETIC_NATURAL``, ``RHO_NATURAL``): Figs. 1 and 3 on i.i.d. Beta(2, 5)
+  means, the reading of the generator inside the paper's H1/H2 range.
+* :mod:`~.theory_hard` (``THEORY_HARD``): Theorems 1-3 on cases with an arm close to the
+  threshold, and a probe with too-narrow intervals.
 
 Every run of every method on one case shares the run's reward tape (common random numbers); the
 test cases come from their own seed stream (:func:`case_seed`), so the same (n, k, case) is the

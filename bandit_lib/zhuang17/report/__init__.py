@@ -4,6 +4,13 @@ A result of :mod:`bandit_lib.zhuang17.experiments` holds, per unit, a ``case`` s
 per run and method (``"RR"``, ``"WRR"``, ``"NRR"``, ``"IB"``, and ``"RR (Hoeffding)"``,
 ``"WRR (Hoeffding)"`` in the runs with the theorems' intervals). These helpers flatten them into
 one table and average per case; GOLD20's report builds on :func:`runs_table`.
+
+The scorecard's conditions (the book's verdict policy, :mod:`bandit_lib.infra.scorecard`):
+
+* :mod:`~bandit_lib.zhuang17.report.gates` — the calibration gates of the synthetic generators
+  (the paper's H1/H2 range of its Fig. 3 cases) and the Twitter stand-in's ungated result;
+* :mod:`~bandit_lib.zhuang17.report.hypotheses` — the hypotheses of Theorems 1-3, checked in code on
+  an instance.
 """
 
 from __future__ import annotations
