@@ -314,7 +314,7 @@ def check_cs(tape, k, delta, cap, sigma, interval, engine, who):
     sigma = check_sigma_for_tape(sigma, tape)
     code = INTERVALS[check_choice("interval", interval, tuple(INTERVALS))]
     check_engine(engine)
-    cap = check_cap(cap_or_refuse(cap, tape.means, k, default=DEFAULT_CAP, who=who))
+    cap = check_cap(cap_or_refuse(cap, tape, k, default=DEFAULT_CAP, who=who, delta=delta))
     if cap < n:
         raise ValueError(f"cap must allow one pull of every arm (n = {n}); got cap={cap}")
     return n, k, delta, cap, sigma, code, c_gauss(math.log(n / delta))

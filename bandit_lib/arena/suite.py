@@ -58,7 +58,7 @@ from bandit_lib.arena.lower_bound import certified_lower_T, kl_delta, single_arm
 from bandit_lib.arena.toptwo import top_two
 from bandit_lib.arena.tracking import track_and_stop
 from bandit_lib.arena.yardstick import certified_lower_T_box, gaussian_bracket
-from bandit_lib.checks import check_choice, check_int
+from bandit_lib.checks import check_choice, check_int, check_open_unit
 from bandit_lib.ksigma import ksigma_gaps, ksigma_outliers, ksigma_threshold
 from bandit_lib.seeding import derive
 from bandit_lib.zhuang17.ib import ib
@@ -139,6 +139,12 @@ GAUSS_MAX_ITER = 200
 GAUSS_RTOL = 0.1
 
 
+def _check_cell(cell) -> Cell:
+    if not isinstance(cell, Cell):
+        raise TypeError(f"cell must be a Cell of the suite (see instance()); got cell={cell!r}")
+    return cell
+
+
 def yardstick(cell: Cell, delta: float = DELTA, *, certify: bool | None = None, gauss: bool = True) -> dict:
     r"""The instance's summary and the brackets on :math:`T^*` that the factors above the bound use.
 
@@ -165,6 +171,8 @@ def yardstick(cell: Cell, delta: float = DELTA, *, certify: bool | None = None, 
     Every budget is a number of iterations (:data:`BOX_MAX_ITER`, :data:`GAUSS_MAX_ITER`): the
     numbers do not depend on the machine; ``certify_s`` and ``gauss_s`` are wall times, for the record.
     """
+    cell = _check_cell(cell)
+    delta = check_open_unit("delta", delta)
     certify = cell.n <= CERTIFY_MAX_N if certify is None else bool(certify)
     t1 = single_arm_bound(cell.means, cell.k, divergence="bernoulli")
     gaps = ksigma_gaps(cell.means, cell.k)
@@ -335,6 +343,8 @@ ANYTIME = ("RR (anytime CS)", "WRR (anytime CS)")
 def run_detector(name: str, cell: Cell, tape, delta: float = DELTA) -> dict:
     """One run of detector ``name`` on ``tape`` (rewound by the caller), summarised as a row."""
     det = DETECTORS[check_choice("detector", name, tuple(DETECTORS))]
+    cell = _check_cell(cell)
+    delta = check_open_unit("delta", delta)
     start = time.perf_counter()
     out = det.run(tape, cell.k, delta)
     wall = time.perf_counter() - start

@@ -57,15 +57,27 @@ from scipy import optimize
 
 from bandit_lib.arena.lower_bound import (
     _check_problem,
+    _check_weights,
     _cut_lp,
     _gap_sign,
     _gauss_all,
+    _refuse_degenerate,
+    check_k_for,
+    check_w_floor,
     divergence_values,
     kl_bernoulli,
     single_arm_bound,
 )
 from bandit_lib.arena.secular import _arm, _centred, _cj, _f, _halfspace, _lam, _mean_ss, _pd, _q, _ss
-from bandit_lib.checks import check_in_range, check_int, check_positive
+from bandit_lib.checks import (
+    check_in_range,
+    check_index,
+    check_index_set,
+    check_int,
+    check_nonnegative,
+    check_positive,
+    check_vector,
+)
 
 #: Bernoulli alternatives stay in [BOX, 1 - BOX]
 BOX = 1e-9
@@ -91,10 +103,19 @@ class Certificate:
 def is_alternative(mu, k: float, lam, *, margin: float = 1e-12) -> bool:
     """Whether ``lam`` lies in Alt(mu) with a margin: some arm lies on the other side of theta(lam)
     than of theta(mu) by more than ``margin`` (relative to the spread of lam), i.e. the outlier
-    sets differ however the threshold is rounded."""
-    mu = np.asarray(mu, dtype=np.float64)
-    lam = np.asarray(lam, dtype=np.float64)
-    if lam.shape != mu.shape or not np.isfinite(lam).all():
+    sets differ however the threshold is rounded. ``lam``: n finite numbers (else an error)."""
+    mu = check_vector("mu", mu, min_length=2)
+    k = check_k_for(k, len(mu))
+    lam = check_vector("lam", lam)
+    if lam.shape != mu.shape:
+        raise ValueError(f"lam must hold one value per arm (n = {len(mu)}); got len(lam)={len(lam)}")
+    margin = check_nonnegative("margin", margin)
+    return _is_alternative(mu, k, lam, margin)
+
+
+def _is_alternative(mu, k, lam, margin) -> bool:
+    """:func:`is_alternative` on checked arguments (False for a point with a NaN)."""
+    if not np.isfinite(lam).all():
         return False
     out_mu = _gap_sign(mu, k)
     c = lam - lam.mean()
@@ -114,14 +135,20 @@ def mixture_certificate(
     alternatives must lie in [0, 1]^n; ``p`` >= 0 is normalised. Independent of how the rows were found.
     """
     mu, k, divergence, sigma = _check_problem(mu, k, divergence, sigma)
-    lambdas = np.atleast_2d(np.asarray(lambdas, dtype=np.float64))
-    p = np.asarray(p, dtype=np.float64)
-    if lambdas.shape[1] != len(mu) or p.shape != (lambdas.shape[0],):
+    margin = check_nonnegative("margin", margin)
+    try:
+        lambdas = np.atleast_2d(np.asarray(lambdas, dtype=np.float64))
+        p = np.asarray(p, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(f"lambdas and p must be arrays of numbers; got lambdas={lambdas!r}, p={p!r}") from exc
+    if lambdas.ndim != 2 or lambdas.shape[1] != len(mu) or p.shape != (lambdas.shape[0],):
         raise ValueError(f"need lambdas of shape (M, {len(mu)}) and p of shape (M,); got {lambdas.shape}, {p.shape}")
-    if not (p >= 0).all() or not p.sum() > 0:
+    if not (p >= 0).all() or not p.sum() > 0 or not np.isfinite(p).all():
         raise ValueError(f"p must be a non-negative mixture with positive mass; got p={p!r}")
     for m, lam in enumerate(lambdas):
-        if p[m] > 0 and not is_alternative(mu, k, lam, margin=margin):
+        if p[m] > 0 and not np.isfinite(lam).all():
+            raise ValueError(f"lambdas[{m}] holds a non-finite value: not a point")
+        if p[m] > 0 and not _is_alternative(mu, k, lam, margin):
             raise ValueError(f"lambdas[{m}] is not in Alt(mu): its outlier set is that of mu")
         if divergence == "bernoulli" and p[m] > 0 and not ((lam >= 0) & (lam <= 1)).all():
             raise ValueError(f"lambdas[{m}] leaves [0, 1]^n: kl is infinite there")
@@ -141,7 +168,7 @@ def _nudge(mu, k, lam, j, outlier, margin):
     for _ in range(60):
         trial = lam.copy()
         trial[j] += -delta if outlier else delta
-        if is_alternative(mu, k, trial, margin=margin):
+        if _is_alternative(mu, k, trial, margin):
             return trial
         delta *= 2.0
     return None
@@ -234,10 +261,25 @@ def box_dual_bound(mu, w, k: float, j: int, lam) -> float:
     along :math:`\hat u` into :math:`K_j^*`; at an exact minimiser it already lies there (KKT) and
     the bound equals the value. The bound holds whatever ``lam`` is: a poor point gives a poor bound,
     never a false one. (Outlier arms: :math:`A_j` is not convex, and no such bound is offered.)"""
-    mu = np.asarray(mu, dtype=np.float64)
-    w = np.asarray(w, dtype=np.float64)
-    lam = np.clip(np.asarray(lam, dtype=np.float64), BOX, 1.0 - BOX)
+    mu, k, _, _ = _check_problem(mu, k, "bernoulli", 1.0)
     n = len(mu)
+    w = _check_weights(w, n)
+    j = check_index("j", j, n)
+    lam = check_vector("lam", lam, low=0.0, high=1.0)
+    if len(lam) != n:
+        raise ValueError(f"lam must hold one value per arm (n = {n}); got len(lam)={len(lam)}")
+    _refuse_degenerate(mu, k)
+    if _gap_sign(mu, k)[j]:
+        raise ValueError(
+            f"arm j={j} is an outlier of mu: A_j is not convex, and the dual bound holds for normal arms only"
+        )
+    return _box_dual_bound(mu, w, k, j, lam)
+
+
+def _box_dual_bound(mu, w, k, j, lam) -> float:
+    """:func:`box_dual_bound` on checked arguments."""
+    n = len(mu)
+    lam = np.clip(lam, BOX, 1.0 - BOX)
     grad = w * (lam - mu) / (lam * (1.0 - lam))
     y = grad - grad.mean()
     u = -np.full(n, 1.0 / n)
@@ -258,9 +300,24 @@ def box_arm_values(mu, w, k: float, *, margin: float = 1e-9, starts=None, arms=N
     """For each arm j (or each j in ``arms``; the others get inf and NaN), (V_j, lam_j): the Bernoulli
     cost of the cheapest found alternative inside the box in which arm j changes side. ``starts``
     (n x n, row j the start for arm j, its j-th entry unused) warm-starts the solves; default: the
-    others shrunk halfway towards their mean."""
+    others shrunk halfway towards their mean. The instance must not be degenerate (all means equal,
+    an arm on the threshold: T* is infinite, refused); ``w`` > 0, one weight per arm."""
     mu, k, _, _ = _check_problem(mu, k, "bernoulli", 1.0)
-    w = np.asarray(w, dtype=np.float64)
+    n = len(mu)
+    w = _check_weights(w, n)
+    margin = check_positive("margin", margin)
+    if starts is not None:
+        starts = np.asarray(starts, dtype=np.float64)
+        if starts.shape != (n, n):
+            raise ValueError(f"starts must be an n x n array (n = {n}); got shape {starts.shape}")
+    if arms is not None:
+        arms = check_index_set("arms", arms, n)
+    _refuse_degenerate(mu, k)
+    return _box_arm_values(mu, w, k, margin, starts, arms)
+
+
+def _box_arm_values(mu, w, k, margin, starts, arms):
+    """:func:`box_arm_values` on checked arguments."""
     n = len(mu)
     outlier = _gap_sign(mu, k)
     values = np.full(n, math.inf)
@@ -312,9 +369,10 @@ def certified_lower_T_box(
     rtol = check_positive("rtol", rtol)
     max_iter = check_int("max_iter", max_iter, minimum=1)
     margin = check_positive("margin", margin)
-    w_floor = check_in_range("w_floor", w_floor, 0.0, 1.0 / len(mu), low_open=False, high_open=True)
+    w_floor = check_w_floor(w_floor, len(mu))
     active = check_int("active", active, minimum=1)
     patience = check_int("patience", patience, minimum=1)
+    _refuse_degenerate(mu, k)
     start = time.perf_counter()
     n = len(mu)
     rows: list[np.ndarray] = []
@@ -332,11 +390,11 @@ def certified_lower_T_box(
             order = np.argsort(state["values"])
             arms = order[: max(active, int(np.sum(state["values"] <= 2.0 * state["values"][order[0]])))]
             arms = arms[:active]
-        values, lambdas = box_arm_values(mu, w, k, margin=margin, starts=state.get("lam"), arms=arms)
+        values, lambdas = _box_arm_values(mu, w, k, margin, state.get("lam"), arms)
         info["evaluations"] += 1
         for j in range(n) if arms is None else arms:
             lam = lambdas[j].copy()  # a copy: ``lambdas`` becomes the warm starts, overwritten later
-            if np.isfinite(lam).all() and is_alternative(mu, k, lam, margin=margin * 1e-3):
+            if np.isfinite(lam).all() and _is_alternative(mu, k, lam, margin * 1e-3):
                 lams.append(lam)
                 rows.append(kl_bernoulli(mu, lam))
             else:
@@ -384,7 +442,7 @@ def certified_lower_T_box(
     F_upper = best["F"]
     if convex:
         points = np.where(np.isfinite(best["lam"]), best["lam"], mu)  # any point gives a valid bound
-        dual = np.array([box_dual_bound(mu, best["w"], k, j, points[j]) for j in range(n)])
+        dual = np.array([_box_dual_bound(mu, best["w"], k, j, points[j]) for j in range(n)])
         # an arm whose solve ended on the box's edge has a poor dual point: Pinsker's bound (the
         # Gaussian value with sigma^2 = 1/4, exact) is certified too, and the larger of the two holds
         pinsker = _gauss_all(mu, 2.0 * best["w"], k, np.zeros(n, dtype=bool), {})[0]
@@ -435,8 +493,12 @@ def gaussian_bracket(
     solves, seconds spent in the evaluations, the LP and the certificate.
     """
     mu, k, _, sigma = _check_problem(mu, k, "gaussian", sigma)
-    rtol = check_positive("rtol", rtol)
+    rtol = check_in_range("rtol", rtol, 0.0, 1.0)
     max_iter = check_int("max_iter", max_iter, minimum=1)
+    w_floor = check_w_floor(w_floor, len(mu))
+    slack = check_nonnegative("slack", slack)
+    active = check_int("active", active, minimum=1)
+    _refuse_degenerate(mu, k)
     start = time.perf_counter()
     n = len(mu)
     outlier = _gap_sign(mu, k)
