@@ -293,6 +293,7 @@ def check_sigma_for_tape(sigma, tape: RewardTape) -> float:
     """sigma > 0, and not below what the tape's rewards need (1/2 for Bernoulli, the scale of a
     Gaussian tape, half the range of a replay tape): a smaller sigma would void the guarantee."""
     sigma = check_positive("sigma", sigma)
+    tape = check_tape(tape, problem="the k-sigma problem")
     if tape.kind == BERNOULLI:
         need, what = 0.5, "Bernoulli rewards are 1/2-sub-Gaussian"
     elif tape.kind == GAUSSIAN:

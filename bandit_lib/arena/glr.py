@@ -398,6 +398,7 @@ def _rr_glr_fast(tape, n, k, delta, cap, sigma, threshold, screen) -> Outcome:
 
 __all__ = [
     "CLIP",
+    "CheckedThreshold",
     "EPS",
     "c_gauss",
     "check_detector",

@@ -134,10 +134,12 @@ def kl_bernoulli(x, y):
     ``y`` is kept in [EPS, 1 - EPS]). Both must be means of Bernoulli arms: in [0, 1]."""
     x = np.asarray(x, dtype=np.float64)
     y = np.asarray(y, dtype=np.float64)
-    if x.ndim and y.ndim and x.shape != y.shape:
+    try:
+        np.broadcast_shapes(x.shape, y.shape)
+    except ValueError:
         raise ValueError(
-            f"kl_bernoulli needs x and y of the same shape (or a scalar); got shapes {x.shape} and {y.shape}"
-        )
+            f"kl_bernoulli needs x and y of the same length (or shapes that broadcast); got shapes {x.shape} and {y.shape}"
+        ) from None
     for name, v in (("x", x), ("y", y)):
         bad = ~((v >= 0.0) & (v <= 1.0))  # NaN fails both comparisons
         if bad.any():
@@ -160,6 +162,9 @@ def kl_delta(delta: float) -> float:
 def divergence_values(mu, lam, divergence: str = "gaussian", sigma: float = 1.0) -> np.ndarray:
     """d(mu_i, lam_i) for each arm: ``"gaussian"`` (with ``sigma``) or ``"bernoulli"`` (kl)."""
     check_choice("divergence", divergence, DIVERGENCES)
+    for name, v in (("mu", mu), ("lam", lam)):
+        if isinstance(v, (str, bytes)):
+            raise TypeError(f"{name} must be numbers; got {name}={v!r}")
     mu = np.asarray(mu, dtype=np.float64)
     lam = np.asarray(lam, dtype=np.float64)
     for name, v in (("mu", mu), ("lam", lam)):
