@@ -546,7 +546,12 @@ add(
     err(r"sigma"),
 )
 add("glr.CheckedThreshold", "returns NaN", lambda: glr.CheckedThreshold(nan_threshold)(10, 5, 0.1), err(r"NaN"))
-add("glr.CheckedThreshold", "returns a string", lambda: glr.CheckedThreshold(lambda t, n, d: "x")(10, 5, 0.1), err(r"real"))
+add(
+    "glr.CheckedThreshold",
+    "returns a string",
+    lambda: glr.CheckedThreshold(lambda t, n, d: "x")(10, 5, 0.1),
+    err(r"real"),
+)
 detector_probes("tracking.track_and_stop", lambda t, **kw: tracking.track_and_stop(t, **{"sub_gaussian": 0.5, **kw}))
 add(
     "tracking.track_and_stop",
