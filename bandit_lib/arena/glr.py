@@ -176,10 +176,10 @@ def _check_statistic(mu_hat, counts, k, divergence, sigma):
     divergence = check_choice("divergence", divergence, DIVERGENCES)
     low, high = (0.0, 1.0) if divergence == "bernoulli" else (None, None)
     mu_hat = check_vector("mu_hat", mu_hat, low=low, high=high, min_length=2)
-    counts = check_vector("counts", counts, low=1.0)
-    if counts.shape != mu_hat.shape:
+    counts = check_vector("counts", counts)
+    if counts.shape != mu_hat.shape or not (counts >= 1).all():
         raise ValueError(
-            f"counts must hold one pull count >= 1 per arm ({len(mu_hat)} arms); got len(counts)={len(counts)}"
+            f"counts must hold one pull count >= 1 per arm ({len(mu_hat)} arms); got counts={counts.tolist()!r}"
         )
     k = check_k_for(k, len(mu_hat))
     sigma = check_positive("sigma", sigma)
