@@ -722,7 +722,7 @@ add("report.decomposition", "detector unknown", lambda: report.decomposition(ROW
 
 #: public names of bandit_lib.arena's modules that take no probe, and why
 EXEMPT = {
-    "numba kernel (the hot loop; its checked wrapper validates, named in its docstring)": [
+    "numba kernel of a hot loop: it takes the arguments that its public caller checked": [
         "anytime.radius_nb", "anytime.theta_beta_nb", "anytime.exact_nb", "anytime.fold_nb", "anytime.any_active_nb",
         "anytime.rr_cs_kernel", "anytime.wrr_cs_kernel", "secular.arm_minimiser_nb", "secular.arm_value_nb",
         "secular.arm_values_nb", "secular.dual_lower_nb", "secular.isotropic_values_nb", "secular.arm_minimisers_nb",

@@ -36,7 +36,8 @@ for any allocation (Track-and-Stop uses them too). **Not yet verified:** the con
 were written from memory of the paper, whose text is not available here; they must be checked
 against it before a claim rests on them. The statistical test of ``tests/test_arena_detectors.py``
 checks the error rate empirically, but these thresholds are conservative (about 30 against
-:math:`\ln(1/\delta)\approx2.3` at n = 5), so it would catch only a grossly wrong constant. ``threshold=`` accepts any callable ``(t, n, delta) -> float``.
+:math:`\ln(1/\delta)\approx2.3` at n = 5), so it would catch only a grossly wrong constant. ``threshold=`` accepts any callable ``(t, n, delta) -> float``; its values are checked
+(:class:`CheckedThreshold`: a NaN, with which ``Z > beta`` is never true, is an error).
 
 **Divergence.** A Gaussian tape uses :math:`(x-y)^2/(2\sigma^2)` with the tape's sigma; a
 Bernoulli tape uses kl, with the empirical means clipped into :math:`[\epsilon,1-\epsilon]`
