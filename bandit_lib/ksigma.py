@@ -19,6 +19,8 @@ float (overflow) raises an error instead of becoming infinite.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from bandit_lib.checks import check_nonnegative, check_vector
@@ -119,15 +121,130 @@ def degenerate_reason(means, k: float | None) -> str | None:
     return None
 
 
-def cap_or_refuse(cap, means, k: float | None, *, default: int, who: str):
-    """``cap`` when the caller gave one; else ``default``, after refusing a degenerate instance
-    (:func:`degenerate_reason`) at once instead of running to the cap."""
+def leave_one_out_thresholds(y, k: float) -> np.ndarray:
+    r"""For each arm j, the value :math:`t_j` at which arm j, moved alone, sits exactly on the threshold:
+    :math:`t_j = a_j + k\sqrt{n v_j/(n-1-k^2)}`, with :math:`a_j, v_j` the other arms' mean and
+    population variance (derived in :func:`bandit_lib.arena.lower_bound.leave_one_out_thresholds`).
+    Needs :math:`k^2 < n - 1` (else no arm can lie above the threshold)."""
+    y = check_vector("y", y, min_length=2)
+    k = check_nonnegative("k", k)
+    n = len(y)
+    if not k * k < n - 1:
+        raise ValueError(f"k must be below sqrt(n - 1) = {np.sqrt(n - 1):.6g} for n = {n} arms; got k={k!r}")
+    c = y - y.mean()  # centred first: the leave-one-out variance is scale-safe and shift-free
+    a = -c / (n - 1)
+    v = np.maximum((np.sum(c * c) - c * c) / (n - 1) - a * a, 0.0)
+    return y.mean() + a + k * np.sqrt(n * v / (n - 1 - k * k))
+
+
+def pulls_lower_estimate(means, k: float, delta: float, *, sigma: float | None = None) -> float:
+    r"""A lower bound on the expected pulls of every delta-correct k-sigma detector on these true
+    ``means``: :math:`T_1\,\mathrm{kl}(\delta,1-\delta)`, the single-arm bound
+    :math:`T_1=\sum_j1/d(\mu_j,t_j)\le T^*` (moving arm j alone onto its
+    :func:`leave_one_out_thresholds` value is an alternative; Garivier & Kaufmann 2016, Theorem 1).
+    ``sigma``: Gaussian rewards, :math:`d=(x-y)^2/(2\sigma^2)`; None: rewards in [0, 1] and the
+    Bernoulli kl of Bernoulli rewards (an arm whose :math:`t_j` lies outside (0, 1) cannot change
+    side alone and adds nothing). Infinite when an
+    arm lies on the threshold to rounding; 0 when :math:`k^2\ge n-1` (no arm can be an outlier).
+    O(n): cheap enough to run once before a run, never inside one."""
+    y = check_vector("means", means, min_length=2)
+    k = check_nonnegative("k", k)
+    delta = float(delta)
+    n = len(y)
+    if not k * k < n - 1:
+        return 0.0
+    t = leave_one_out_thresholds(y, k)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if sigma is not None:
+            d = (y - t) ** 2 / (2.0 * sigma * sigma)
+        else:
+            inside = (t > 0.0) & (t < 1.0)
+            tt = np.where(inside, t, 0.5)
+            a = np.where(y > 0, y * np.log(np.where(y > 0, y, 1.0) / tt), 0.0)
+            b = np.where(y < 1, (1 - y) * np.log(np.where(y < 1, 1 - y, 1.0) / (1 - tt)), 0.0)
+            d = np.where(inside, a + b, np.inf)
+        total = float(np.sum(np.where(d > 0, 1.0 / d, np.inf)))
+    return total * (1.0 - 2.0 * delta) * float(np.log((1.0 - delta) / delta))
+
+
+class LongRunWarning(UserWarning):
+    """A detector called without a cap on an instance whose estimated cost is large (not an error)."""
+
+
+#: a detector called without a cap warns, once at its start, when the estimated pulls exceed this
+LONG_RUN_PULLS = 10**8
+
+
+def cap_or_refuse(
+    cap,
+    means,
+    k: float | None,
+    *,
+    default: int,
+    who: str,
+    delta: float | None = None,
+    sigma: float | None = None,
+    estimate=None,
+):
+    """``cap`` when the caller gave one; else ``default``, after two checks at the start:
+
+    * a degenerate instance (:func:`degenerate_reason`) is refused at once instead of running to the cap;
+    * the expected cost is estimated -- :func:`pulls_lower_estimate` (``delta`` given; ``sigma``
+      as there) or the caller's ``estimate`` (a function of nothing, for a problem of its own) --
+      and an instance on which it exceeds ``default`` is refused with the estimate (an arm 1e-12
+      off the threshold, say: the run would end at the cap without an answer, after minutes or
+      hours); above :data:`LONG_RUN_PULLS` a :class:`LongRunWarning` says how long it may take.
+
+    ``means`` may be a reward tape: then its means, and its reward model gives the divergence
+    (Bernoulli kl, or Gaussian with the tape's sigma); a replay tape, a Gaussian tape with sigma = 0
+    or plain means get no estimate unless ``sigma`` is given (the bound needs the true model: for
+    other rewards in [0, 1] the Bernoulli kl is the *smallest* divergence, not the largest). Called
+    once per run, never per pull; with a cap given nothing is estimated."""
     if cap is not None:
         return cap
+    model = "gaussian" if sigma is not None else None
+    if hasattr(means, "means"):  # a tape
+        kind = getattr(means, "kind_name", None)
+        if model is None and kind == "gaussian" and float(means.scale) > 0:
+            model, sigma = "gaussian", float(means.scale)
+        elif model is None and kind == "bernoulli":
+            model = "bernoulli"
+        means = means.means
     reason = degenerate_reason(means, k)
     if reason:
         raise ValueError(
             f"{who} refuses this instance: {reason}; no delta-correct detector can stop on it, and it would run "
             f"to the cap of {default:,} pulls. Pass cap=<pulls> explicitly to run it anyway."
+        )
+    pulls, how = None, ""
+    if estimate is not None:
+        pulls, how = float(estimate()), "the detector's own estimate"
+    elif delta is not None and k is not None and model is not None:
+        y = np.asarray(means, dtype=np.float64)
+        if model == "gaussian" or ((y >= 0) & (y <= 1)).all():
+            pulls = pulls_lower_estimate(y, k, delta, sigma=sigma)
+            gaps = ksigma_gaps(y, k)
+            i = int(np.argmin(gaps))
+            how = (
+                f"T1 kl(delta, 1 - delta) at delta = {delta!r}, the single-arm lower bound on every delta-correct "
+                f"detector; the closest arm, {i}, is {float(gaps[i]):.3g} from the threshold"
+            )
+    if pulls is None:
+        return default
+    amount = "an unbounded number of" if math.isinf(pulls) else f"about {pulls:.3g}"
+    if pulls > default:
+        raise ValueError(
+            f"{who} refuses this instance without a cap: it needs at least {amount} pulls in expectation "
+            f"({how}), more than the default cap of {default:,} pulls, where it would stop without an answer. "
+            "Pass cap=<pulls> explicitly to run it anyway."
+        )
+    if pulls > LONG_RUN_PULLS:
+        import warnings
+
+        warnings.warn(
+            f"{who}: this instance needs at least {amount} pulls in expectation ({how}); the run may take "
+            "long. Pass cap=<pulls> to bound it.",
+            LongRunWarning,
+            stacklevel=3,
         )
     return default

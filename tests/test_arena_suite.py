@@ -50,7 +50,7 @@ def test_yardstick_is_the_best_certified_bound_times_kl():
     )
 
 
-def test_planted_cases_keep_the_draws_above_the_gap_floor_and_window_gets_a_box_bound():
+def test_planted_cases_keep_the_draws_above_the_gap_floor_and_window_gets_a_box_bound(monkeypatch):
     gaps = [ksigma_gaps(instance("planted", 20, c).means, 2.5).min() for c in range(3)]
     assert min(gaps) >= PLANTED_MIN_GAP
     # draw 2 of the generator at n = 20 has Delta_min 0.012: it is skipped, so case 2 is draw 3
@@ -59,9 +59,13 @@ def test_planted_cases_keep_the_draws_above_the_gap_floor_and_window_gets_a_box_
     )
     # the window family: no arm can change side alone (T1 = 0), but moving several arms inside
     # [0, 1] gives a positive certified bound, below the Gaussian upper value
+    # (a small iteration budget keeps the test short; the budget, not a clock, decides where it stops)
+    monkeypatch.setattr(sx, "BOX_MAX_ITER", 6)
     st = yardstick(instance("window", 20, 0))
     assert st["T1"] == 0 and st["n_outliers"] == 0 and st["bound_kind"] == "box cutting planes"
     assert 0 < st["T_box"] == st["T_lower"] < st["T_upper"] and st["bound"] > 0
+    # the tightest certified upper value: the box's own (conic dual), below the Gaussian G_hi
+    assert st["upper_kind"] == "box (Bernoulli, conic dual)" and st["T_upper"] == st["T_box_up"] < st["G_hi"]
     hcb = yardstick(instance("hcb", 722, 0), gauss=False)  # error rates of exactly 0 are taken as they are
     assert hcb["T1"] > 0 and hcb["bound_kind"] == "single-arm"
 

@@ -9,6 +9,7 @@ from scipy import optimize
 from bandit_lib.arena.lower_bound import kl_bernoulli, optimal_weights
 from bandit_lib.arena.yardstick import (
     box_arm_values,
+    box_dual_bound,
     certified_lower_T_box,
     gaussian_bracket,
     is_alternative,
@@ -193,3 +194,79 @@ def test_gaussian_bracket_lower_end_is_never_below_the_gaussian_single_arm_bound
     t1 = single_arm_bound(cell.means, cell.k, divergence="gaussian", sigma=0.5)
     assert lo >= t1 and lo == max(cert.info["mixture"], cert.info["single_arm"]) and lo <= hi
     assert cert.info["single_arm"] == t1
+
+
+def test_box_dual_bound_is_a_certified_lower_bound_that_meets_the_solves():
+    """The conic dual bound of a normal arm is below V_j at any point it is given (weak duality:
+    perturbed points give smaller bounds, never larger ones), and at the solver's minimiser it
+    meets the value (KKT), to the solver's tolerance."""
+    mu = _window(12, 0)
+    rng = np.random.default_rng(5)
+    w = rng.dirichlet(np.ones(12))
+    values, lambdas = box_arm_values(mu, w, 2.5)
+    for j in range(12):
+        bound = box_dual_bound(mu, w, 2.5, j, lambdas[j])
+        assert bound <= values[j] * (1 + 1e-12) and bound == pytest.approx(values[j], rel=1e-4)
+        for _ in range(5):
+            point = np.clip(lambdas[j] + 0.05 * rng.standard_normal(12), 0.01, 0.99)
+            assert box_dual_bound(mu, w, 2.5, j, point) <= values[j] * (1 + 1e-12)
+    # and every point of A_j inside the box costs at least the bound (a direct check of the duality)
+    j = int(np.argmin(values))
+    bound = box_dual_bound(mu, w, 2.5, j, lambdas[j])
+    for _ in range(2000):
+        lam = np.clip(lambdas[j] + 0.1 * rng.standard_normal(12), 1e-6, 1 - 1e-6)
+        c = lam - lam.mean()
+        if c[j] >= 2.5 * math.sqrt(c @ c / 12):  # lam in A_j
+            assert float(w @ kl_bernoulli(mu, lam)) >= bound * (1 - 1e-12)
+
+
+def test_box_certificate_certifies_its_upper_value_on_the_window_family():
+    mu = _window(12, 0)
+    T, _, cert = certified_lower_T_box(mu, 2.5, max_iter=8)
+    assert cert.upper_certified and 0 < T <= cert.T_upper
+    # the certified F (dual) is at most the solves' own F, and close to it
+    assert cert.info["F_dual"] <= cert.info["F_best"] and cert.info["F_dual"] == pytest.approx(
+        cert.info["F_best"], rel=1e-3
+    )
+
+
+def _window_yardsticks(budget, monkeypatch):
+    from bandit_lib.arena import suite as sx
+
+    monkeypatch.setattr(sx, "BOX_MAX_ITER", budget)
+    rows = []
+    for case in (0, 1):
+        row = sx.yardstick(sx.instance("window", 20, case))
+        rows.append({key: value for key, value in row.items() if not key.endswith("_s")})  # wall times aside
+    return rows
+
+
+def test_window_yardsticks_are_identical_idle_under_load_and_with_a_jumping_clock(monkeypatch):
+    """No wall clock decides a number (issue 28): the window cells' yardsticks (the box certificate
+    that once stopped at 60 s and the Gaussian bracket) come out identical run after run, while
+    another process loads the CPU, and with a clock that jumps an hour at every reading (as on a
+    machine thousands of times slower). Window n = 20, case 0 is the cell whose box routine once
+    offered a NaN alternative to the certificate."""
+    import subprocess
+    import sys
+    import time as time_module
+
+    from bandit_lib.arena import suite as sx
+    from bandit_lib.arena import yardstick as ys
+
+    budget = 3  # the uniform start, one Kelley step, the final evaluation: every path of the routine
+    first = _window_yardsticks(budget, monkeypatch)
+    assert all(row["T_box"] > 0 and row["T_box_up"] >= row["T_box"] for row in first)
+    assert first == _window_yardsticks(budget, monkeypatch)
+    burner = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+    try:
+        loaded = _window_yardsticks(budget, monkeypatch)
+    finally:
+        burner.kill()
+        burner.wait()
+    assert loaded == first
+    clock = iter(range(0, 10**9, 3600))
+    for module in (ys, sx):
+        monkeypatch.setattr(module, "time", type("Clock", (), {"perf_counter": staticmethod(lambda: next(clock))}))
+    assert _window_yardsticks(budget, monkeypatch) == first
+    assert time_module.perf_counter() > 0

@@ -214,7 +214,7 @@ def _check(tape, k, delta, a, b, variance_log, cap, stream):
         if lo < a or hi > b:
             raise ValueError(f"replayed rewards must lie in [a, b] = [{a}, {b}]; got values in [{lo}, {hi}]")
     cap = check_cap(
-        cap_or_refuse(cap, tape.means, k, default=DEFAULT_CAP, who="ADE"), minimum=n + 2
+        cap_or_refuse(cap, tape, k, default=DEFAULT_CAP, who="ADE", delta=delta), minimum=n + 2
     )  # init: n + 2 pulls
     if stream is None:
         stream = default_stream(tape)

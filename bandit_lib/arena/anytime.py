@@ -293,6 +293,7 @@ def check_sigma_for_tape(sigma, tape: RewardTape) -> float:
     """sigma > 0, and not below what the tape's rewards need (1/2 for Bernoulli, the scale of a
     Gaussian tape, half the range of a replay tape): a smaller sigma would void the guarantee."""
     sigma = check_positive("sigma", sigma)
+    tape = check_tape(tape, problem="the k-sigma problem")
     if tape.kind == BERNOULLI:
         need, what = 0.5, "Bernoulli rewards are 1/2-sub-Gaussian"
     elif tape.kind == GAUSSIAN:
@@ -314,7 +315,7 @@ def check_cs(tape, k, delta, cap, sigma, interval, engine, who):
     sigma = check_sigma_for_tape(sigma, tape)
     code = INTERVALS[check_choice("interval", interval, tuple(INTERVALS))]
     check_engine(engine)
-    cap = check_cap(cap_or_refuse(cap, tape.means, k, default=DEFAULT_CAP, who=who))
+    cap = check_cap(cap_or_refuse(cap, tape, k, default=DEFAULT_CAP, who=who, delta=delta))
     if cap < n:
         raise ValueError(f"cap must allow one pull of every arm (n = {n}); got cap={cap}")
     return n, k, delta, cap, sigma, code, c_gauss(math.log(n / delta))

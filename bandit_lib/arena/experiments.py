@@ -25,6 +25,7 @@ import numpy as np
 
 from bandit_lib.arena.lower_bound import kl_delta, optimal_weights, single_arm_bound
 from bandit_lib.arena.suite import ANYTIME, DELTA, DETECTORS, GLR, INSTANCES, instance, run_detector, yardstick
+from bandit_lib.checks import check_choice, check_int, check_open_unit
 from bandit_lib.infra.experiment import Experiment, Figure, Unit
 from bandit_lib.ksigma import ksigma_gaps, ksigma_outliers
 from bandit_lib.runner import Instance
@@ -72,10 +73,16 @@ GROUPS = {
 
 def detectors_for(n: int, group: str = "classic") -> list[str]:
     """The detectors of ``group`` that run at n (their ``max_n`` and :data:`SKIP`)."""
+    n = check_int("n", n, minimum=1)
+    group = check_choice("group", group, tuple(GROUPS))
     return [name for name in GROUPS[group] if n <= DETECTORS[name].max_n and name not in SKIP.get(n, ())]
 
 
 def compute_suite(seed, family: str, n: int, case: int, runs: int, delta: float, detectors: list[str]) -> dict:
+    runs = check_int("runs", runs, minimum=1)
+    delta = check_open_unit("delta", delta)
+    for name in detectors:
+        check_choice("detector", name, tuple(DETECTORS))
     cell = instance(family, n, case)
     inst = Instance(cell.means)
     rows = []
@@ -102,6 +109,7 @@ def _unit(family, n, case, runs, group, detectors) -> Unit:
 
 
 def _cells(profile: str) -> list[tuple[str, int, int, int]]:
+    profile = check_choice("profile", profile, tuple(SUITE))
     if profile == "quick":
         return [(family, n, QUICK_CASE if n == 20 else 0, runs) for family, n, _, runs in SUITE[profile]]
     return [(family, n, case, runs) for family, n, cases, runs in SUITE[profile] for case in range(cases)]
@@ -134,6 +142,7 @@ SUITE_EXPERIMENT = Experiment(
 
 
 def compute_bounds(seed, family: str, n: int, case: int, delta: float, exact: bool) -> dict:
+    delta = check_open_unit("delta", delta)
     cell = instance(family, n, case)
     row = yardstick(cell, delta)
     if exact:
@@ -190,6 +199,10 @@ CORRECTNESS_UNIT = 100
 
 
 def compute_correctness(seed, detector: str, first: int, runs: int, delta: float) -> dict:
+    detector = check_choice("detector", detector, tuple(DETECTORS))
+    first = check_int("first", first, minimum=0)
+    runs = check_int("runs", runs, minimum=1)
+    delta = check_open_unit("delta", delta)
     means = np.array(CORRECTNESS_MEANS)
     inst = Instance(means)
     truth = ksigma_outliers(means, CORRECTNESS_K)
@@ -219,6 +232,7 @@ def _slug(name: str) -> str:
 
 
 def plan_correctness(profile: str) -> list[Unit]:
+    profile = check_choice("profile", profile, tuple(CORRECTNESS_RUNS))
     per = CORRECTNESS_UNIT
     return [
         Unit(

@@ -36,7 +36,8 @@ for any allocation (Track-and-Stop uses them too). **Not yet verified:** the con
 were written from memory of the paper, whose text is not available here; they must be checked
 against it before a claim rests on them. The statistical test of ``tests/test_arena_detectors.py``
 checks the error rate empirically, but these thresholds are conservative (about 30 against
-:math:`\ln(1/\delta)\approx2.3` at n = 5), so it would catch only a grossly wrong constant. ``threshold=`` accepts any callable ``(t, n, delta) -> float``.
+:math:`\ln(1/\delta)\approx2.3` at n = 5), so it would catch only a grossly wrong constant. ``threshold=`` accepts any callable ``(t, n, delta) -> float``; its values are checked
+(:class:`CheckedThreshold`: a NaN, with which ``Z > beta`` is never true, is an error).
 
 **Divergence.** A Gaussian tape uses :math:`(x-y)^2/(2\sigma^2)` with the tape's sigma; a
 Bernoulli tape uses kl, with the empirical means clipped into :math:`[\epsilon,1-\epsilon]`
@@ -149,8 +150,15 @@ def kk21_threshold(t: int, n: int, delta: float) -> float:
 
 
 def tape_divergence(tape: RewardTape) -> tuple[str, float]:
-    """("gaussian", sigma) or ("bernoulli", 1.0) for the tape's reward model; replay is refused."""
+    """("gaussian", sigma) or ("bernoulli", 1.0) for the tape's reward model; replay is refused, and
+    so is a Gaussian tape with sigma = 0 (its divergence (x - y)^2 / (2 sigma^2) is undefined)."""
+    tape = check_tape(tape, problem="the k-sigma problem")
     if tape.kind == GAUSSIAN:
+        if not tape.scale > 0:
+            raise ValueError(
+                f"the GLR detectors need a Gaussian tape with sigma > 0 (the divergence divides by sigma^2); "
+                f"got a tape with sigma={float(tape.scale)!r} (pass sub_gaussian=s to use another sigma)"
+            )
         return "gaussian", float(tape.scale)
     if tape.kind == BERNOULLI:
         return "bernoulli", 1.0
@@ -163,10 +171,30 @@ def _div_means(mu_hat: np.ndarray, divergence: str) -> np.ndarray:
     return np.clip(mu_hat, CLIP, 1 - CLIP) if divergence == "bernoulli" else mu_hat
 
 
+def _check_statistic(mu_hat, counts, k, divergence, sigma):
+    """The arguments of the GLR statistic: n >= 2 finite means (in [0, 1] for Bernoulli), one
+    finite pull count >= 1 per arm, k in (0, sqrt(n - 1)), a known divergence, sigma > 0."""
+    divergence = check_choice("divergence", divergence, DIVERGENCES)
+    low, high = (0.0, 1.0) if divergence == "bernoulli" else (None, None)
+    mu_hat = check_vector("mu_hat", mu_hat, low=low, high=high, min_length=2)
+    counts = check_vector("counts", counts)
+    if counts.shape != mu_hat.shape or not (counts >= 1).all():
+        raise ValueError(
+            f"counts must hold one pull count >= 1 per arm ({len(mu_hat)} arms); got counts={counts.tolist()!r}"
+        )
+    k = check_k_for(k, len(mu_hat))
+    sigma = check_positive("sigma", sigma)
+    return mu_hat, counts, k, divergence, sigma
+
+
 def glr_upper_bound(mu_hat: np.ndarray, counts: np.ndarray, k: float, divergence: str, sigma: float) -> float:
     """min_j of sum_i N_i d(mu_hat_i, lam_i) at the point that moves arm j alone onto the threshold
     (a point of A_j, so an upper bound on Z): lam_j is :func:`~bandit_lib.arena.lower_bound.leave_one_out_thresholds`.
     Bernoulli arms whose crossing lies outside (0, 1) cannot cross alone and give no bound."""
+    return _glr_upper_bound(*_check_statistic(mu_hat, counts, k, divergence, sigma))
+
+
+def _glr_upper_bound(mu_hat, counts, k, divergence, sigma) -> float:
     t = leave_one_out_thresholds(mu_hat, k)
     inside = (t > 0.0) & (t < 1.0) if divergence == "bernoulli" else np.ones(len(t), dtype=bool)
     d = divergence_values(_div_means(mu_hat, divergence), np.where(inside, t, 0.5), divergence, sigma)
@@ -176,13 +204,10 @@ def glr_upper_bound(mu_hat: np.ndarray, counts: np.ndarray, k: float, divergence
 def glr_statistic(mu_hat: np.ndarray, counts: np.ndarray, k: float, divergence: str, sigma: float) -> float:
     """Z = inf over Alt(mu_hat) of sum_i N_i d(mu_hat_i, lam_i); 0 if an arm sits on the threshold
     or (Bernoulli) clipping changes the outlier set. Every arm needs a pull (``counts >= 1``)."""
-    mu_hat = check_vector("mu_hat", mu_hat)
-    counts = np.asarray(counts)
-    if counts.shape != mu_hat.shape or not (counts >= 1).all():
-        raise ValueError(
-            f"counts must hold one pull count >= 1 per arm ({len(mu_hat)} arms); got counts={counts.tolist()!r}"
-        )
-    check_choice("divergence", divergence, DIVERGENCES)
+    return _glr_statistic(*_check_statistic(mu_hat, counts, k, divergence, sigma))
+
+
+def _glr_statistic(mu_hat, counts, k, divergence, sigma) -> float:
     m = _div_means(mu_hat, divergence)
     if not np.array_equal(ksigma_outliers(m, k), ksigma_outliers(mu_hat, k)):
         return 0.0
@@ -191,13 +216,41 @@ def glr_statistic(mu_hat: np.ndarray, counts: np.ndarray, k: float, divergence: 
 
 
 def should_stop(mu_hat, counts, k, divergence, sigma, beta: float, *, screen: bool = True) -> tuple[bool, float]:
-    """(Z > beta, Z or its upper bound when the screen already says no)."""
+    """(Z > beta, Z or its upper bound when the screen already says no). ``beta`` may be +inf (never
+    stop), not NaN (Z > NaN is never true: the test would silently never stop)."""
+    args = _check_statistic(mu_hat, counts, k, divergence, sigma)
+    beta = _check_beta_value("beta", beta)
     if screen:
-        ub = glr_upper_bound(mu_hat, counts, k, divergence, sigma)
+        ub = _glr_upper_bound(*args)
         if not ub > beta:
             return False, ub
-    z = glr_statistic(mu_hat, counts, k, divergence, sigma)
+    z = _glr_statistic(*args)
     return z > beta, z
+
+
+def _check_beta_value(name: str, beta) -> float:
+    try:
+        beta = float(beta)
+    except (TypeError, ValueError):
+        raise TypeError(f"{name} must be a real number; got {name}={beta!r}") from None
+    if math.isnan(beta):
+        raise ValueError(f"{name} must be a number, not NaN (a NaN threshold never lets the test stop); got {name}=nan")
+    return beta
+
+
+class CheckedThreshold:
+    """A caller's threshold ``(t, n, delta) -> float`` whose every value is checked: NaN raises an
+    error naming it (``Z > NaN`` is never true, so the run would go on to its cap)."""
+
+    def __init__(self, threshold: Threshold) -> None:
+        self.threshold = threshold
+
+    def __call__(self, t, n, delta) -> float:
+        value = self.threshold(t, n, delta)
+        try:
+            return _check_beta_value("threshold(t, n, delta)", value)
+        except (TypeError, ValueError) as exc:
+            raise type(exc)(f"{exc} at t={t!r}, n={n!r}, delta={delta!r} (threshold={self.threshold!r})") from None
 
 
 def check_detector(tape, k, delta, cap, threshold, sub_gaussian=None):
@@ -214,15 +267,17 @@ def check_detector(tape, k, delta, cap, threshold, sub_gaussian=None):
     k = check_k_for(k, n)
     delta = check_open_unit("delta", delta)
     divergence, sigma = tape_divergence(tape)
-    cap = check_cap(cap_or_refuse(cap, tape.means, k, default=DEFAULT_CAP, who="this detector"))
-    if cap < n:
-        raise ValueError(f"cap must allow one pull of every arm (n = {n}); got cap={cap}")
     if sub_gaussian is not None:
         divergence, sigma = "gaussian", check_positive("sub_gaussian", sub_gaussian)
     if threshold is None:
         threshold = kk21_gaussian_threshold if divergence == "gaussian" else kk21_threshold
-    if not callable(threshold):
+    elif not callable(threshold):
         raise TypeError(f"threshold must be a callable (t, n, delta) -> float; got threshold={threshold!r}")
+    elif threshold not in (kk21_gaussian_threshold, kk21_threshold) and not isinstance(threshold, CheckedThreshold):
+        threshold = CheckedThreshold(threshold)
+    cap = check_cap(cap_or_refuse(cap, tape, k, default=DEFAULT_CAP, who="this detector", delta=delta))
+    if cap < n:
+        raise ValueError(f"cap must allow one pull of every arm (n = {n}); got cap={cap}")
     return n, k, delta, cap, divergence, sigma, threshold
 
 
@@ -344,6 +399,7 @@ def _rr_glr_fast(tape, n, k, delta, cap, sigma, threshold, screen) -> Outcome:
 
 __all__ = [
     "CLIP",
+    "CheckedThreshold",
     "EPS",
     "c_gauss",
     "check_detector",

@@ -117,7 +117,7 @@ from bandit_lib.arena.secular import (  # the argument checks live there: secula
     check_k_for,
 )
 from bandit_lib.checks import check_choice, check_int, check_open_unit, check_positive, check_real, check_vector
-from bandit_lib.ksigma import ksigma_threshold
+from bandit_lib.ksigma import degenerate_reason, ksigma_threshold
 
 DIVERGENCES = ("gaussian", "bernoulli")
 
@@ -134,6 +134,12 @@ def kl_bernoulli(x, y):
     ``y`` is kept in [EPS, 1 - EPS]). Both must be means of Bernoulli arms: in [0, 1]."""
     x = np.asarray(x, dtype=np.float64)
     y = np.asarray(y, dtype=np.float64)
+    try:
+        np.broadcast_shapes(x.shape, y.shape)
+    except ValueError:
+        raise ValueError(
+            f"kl_bernoulli needs x and y of the same length (or shapes that broadcast); got shapes {x.shape} and {y.shape}"
+        ) from None
     for name, v in (("x", x), ("y", y)):
         bad = ~((v >= 0.0) & (v <= 1.0))  # NaN fails both comparisons
         if bad.any():
@@ -156,8 +162,17 @@ def kl_delta(delta: float) -> float:
 def divergence_values(mu, lam, divergence: str = "gaussian", sigma: float = 1.0) -> np.ndarray:
     """d(mu_i, lam_i) for each arm: ``"gaussian"`` (with ``sigma``) or ``"bernoulli"`` (kl)."""
     check_choice("divergence", divergence, DIVERGENCES)
+    for name, v in (("mu", mu), ("lam", lam)):
+        if isinstance(v, (str, bytes)):
+            raise TypeError(f"{name} must be numbers; got {name}={v!r}")
     mu = np.asarray(mu, dtype=np.float64)
     lam = np.asarray(lam, dtype=np.float64)
+    for name, v in (("mu", mu), ("lam", lam)):
+        if not np.isfinite(v).all():
+            i = int(np.flatnonzero(~np.isfinite(v.ravel()))[0])
+            raise ValueError(f"{name} must be finite; got {name}[{i}]={float(v.ravel()[i])!r}")
+    if mu.shape != lam.shape:
+        raise ValueError(f"mu and lam must have the same length; got shapes {mu.shape} and {lam.shape}")
     if divergence == "gaussian":
         sigma = check_positive("sigma", sigma)
         return (mu - lam) ** 2 / (2.0 * sigma * sigma)
@@ -178,6 +193,22 @@ def _check_problem(mu, k, divergence, sigma, *, closed: bool = False):
     sigma = check_positive("sigma", sigma)
     k = check_k_for(k, len(mu))
     return mu, k, divergence, sigma
+
+
+def check_w_floor(w_floor, n: int) -> float:
+    """The weight floor: 0 < w_floor < 1/n (at 1/n and above no weights are left to choose)."""
+    w_floor = check_real("w_floor", w_floor)
+    if not 0.0 < w_floor < 1.0 / n:
+        raise ValueError(f"w_floor must lie in (0, 1/n) = (0, {1.0 / n!r}) for n = {n} arms; got w_floor={w_floor!r}")
+    return w_floor
+
+
+def _refuse_degenerate(mu: np.ndarray, k: float) -> None:
+    """An error saying why T* is infinite where it is: all means equal, or an arm exactly on the
+    threshold (no delta-correct algorithm can stop; :func:`bandit_lib.ksigma.degenerate_reason`)."""
+    reason = degenerate_reason(mu, k)
+    if reason:
+        raise ValueError(f"T* is infinite on this instance: {reason}")
 
 
 def _gap_sign(mu: np.ndarray, k: float) -> np.ndarray:
@@ -465,7 +496,10 @@ def arm_values(
     sigma: float = 1.0,
     fixed_threshold: float | None = None,
 ) -> ArmValues:
-    """inf over A_j of sum_i w_i d(mu_i, lam_i), for every arm j; see the module docstring."""
+    """inf over A_j of sum_i w_i d(mu_i, lam_i), for every arm j; see the module docstring.
+
+    An arm exactly on the threshold (all means equal included) lies in its own A_j: its value is
+    0, on purpose (mu is in the closure of Alt(mu))."""
     mu, k, divergence, sigma = _check_problem(mu, k, divergence, sigma)
     w = _check_weights(w, len(mu))
     return _arm_values(mu, w, k, divergence, sigma, fixed_threshold)
@@ -551,9 +585,9 @@ def fixed_threshold_weights(
     r"""The optimal weights with the threshold held fixed at ``theta`` (default :math:`\theta(\mu)`):
     :math:`w_i\propto1/d(\mu_i,\theta)`, or None when an arm sits on the threshold (some
     :math:`d(\mu_i,\theta)=0`). The start of :func:`optimal_weights` and of Track-and-Stop's
-    :func:`~bandit_lib.arena.tracking.target_weights`. (Arguments are the caller's, already checked.)"""
-    mu = np.asarray(mu, dtype=np.float64)
-    theta = ksigma_threshold(mu, k) if theta is None else theta
+    :func:`~bandit_lib.arena.tracking.target_weights`."""
+    mu, k, divergence, sigma = _check_problem(mu, k, divergence, sigma, closed=True)
+    theta = ksigma_threshold(mu, k) if theta is None else check_real("theta", theta)
     d_theta = divergence_values(mu, np.full(len(mu), theta), divergence, sigma)
     if not (d_theta > 0).all():
         return None
@@ -571,12 +605,18 @@ def optimal_weights(
     max_iter: int = 2000,
     w_floor: float = 1e-12,
 ) -> Characteristic:
-    """sup over the simplex of min_j V_j(w), by cutting planes; see the module docstring."""
+    """sup over the simplex of min_j V_j(w), by cutting planes; see the module docstring.
+
+    Where an arm sits exactly on the threshold (all means equal included), mu lies in the closure
+    of Alt(mu), F = 0 for every w and T* is infinite: returned on purpose as ``T_star = inf`` with
+    the bracket (0, 0) and ``info["on_threshold"]``. ``max_iter`` >= 1, 0 < ``w_floor`` < 1/n."""
     mu, k, divergence, sigma = _check_problem(mu, k, divergence, sigma)
     if fixed_threshold is not None:
         fixed_threshold = check_real("fixed_threshold", fixed_threshold)
     rtol = check_positive("rtol", rtol)
+    max_iter = check_int("max_iter", max_iter, minimum=1)
     n = len(mu)
+    w_floor = check_w_floor(w_floor, n)
 
     def evaluate(w):
         av = _arm_values(mu, w, k, divergence, sigma, fixed_threshold)
@@ -661,7 +701,8 @@ def lower_bound(
     fixed_threshold: float | None = None,
     rtol: float = 1e-8,
 ) -> float:
-    """T*(mu) kl(delta, 1 - delta): a lower bound on E[pulls] of every delta-correct algorithm."""
+    """T*(mu) kl(delta, 1 - delta): a lower bound on E[pulls] of every delta-correct algorithm
+    (infinite, on purpose, where an arm sits on the threshold: see :func:`optimal_weights`)."""
     delta = check_open_unit("delta", delta)
     ch = optimal_weights(mu, k, divergence=divergence, sigma=sigma, fixed_threshold=fixed_threshold, rtol=rtol)
     return ch.T_star * kl_delta(delta)
@@ -699,6 +740,7 @@ def single_arm_bound(mu, k: float, *, divergence: str = "gaussian", sigma: float
     is finite for t < 1, so the change of measure still holds.
     """
     mu, k, divergence, sigma = _check_problem(mu, k, divergence, sigma, closed=True)
+    _refuse_degenerate(mu, k)
     t = leave_one_out_thresholds(mu, k)
     if divergence == "bernoulli":
         inside = (t > 0) & (t < 1)
@@ -758,6 +800,10 @@ def certified_lower_T(
     """
     mu, k, divergence, sigma = _check_problem(mu, k, divergence, sigma)
     rtol = check_positive("rtol", rtol)
+    max_iter = check_int("max_iter", max_iter, minimum=1)
+    patience = check_int("patience", patience, minimum=1)
+    refine = check_int("refine", refine, minimum=1)
+    _refuse_degenerate(mu, k)
     n = len(mu)
     outlier = _gap_sign(mu, k)
     var = mu * (1.0 - mu) if divergence == "bernoulli" else np.full(n, sigma * sigma)

@@ -27,14 +27,22 @@ from bandit_lib.metrics import binomial_interval
 CELL = ["family", "n", "case"]
 
 
+def _check_table(name: str, table, columns) -> pd.DataFrame:
+    """A DataFrame holding ``columns`` (the missing ones named)."""
+    if not isinstance(table, pd.DataFrame):
+        raise TypeError(f"{name} must be a pandas DataFrame; got {type(table).__name__}")
+    missing = sorted(set(columns) - set(table.columns))
+    if missing:
+        raise ValueError(f"{name} lacks the columns {missing}")
+    return table
+
+
 def with_bounds(rows: pd.DataFrame, bounds: pd.DataFrame) -> pd.DataFrame:
     """``rows`` with their cell's ``bound``, ``bound_kind``, ``factor`` and ``factor_lo`` (NaN where
     the cell has no certified bound or no upper value); a row whose cell has no yardstick is an
     error, not a silent NaN."""
-    need = {*CELL, "bound", "bound_kind", "T_upper"}
-    missing = need - set(bounds.columns)
-    if missing:
-        raise ValueError(f"bounds lacks the columns {sorted(missing)}")
+    _check_table("rows", rows, [*CELL, "pulls"])
+    _check_table("bounds", bounds, [*CELL, "bound", "bound_kind", "T_upper", "T_lower"])
     b = bounds[[*CELL, "bound", "bound_kind", "T_upper", "T_lower"]].copy()
     b["bound_hi"] = b["T_upper"] * b["bound"] / b["T_lower"]  # T_upper kl(delta, 1 - delta)
     out = rows.merge(b.drop(columns=["T_upper", "T_lower"]), on=CELL, how="left", validate="many_to_one")
@@ -49,8 +57,9 @@ def with_bounds(rows: pd.DataFrame, bounds: pd.DataFrame) -> pd.DataFrame:
 
 def cells(rows: pd.DataFrame) -> pd.DataFrame:
     """One row per (family, n, detector); see the module docstring."""
-    if rows.empty:
+    if isinstance(rows, pd.DataFrame) and rows.empty:
         raise ValueError("cells needs at least one row of the suite; got an empty table")
+    _check_table("rows", rows, ["family", "n", "detector", "pulls", "correct"])
     out = []
     for (family, n, det), g in rows.groupby(["family", "n", "detector"], sort=True):
         r = len(g)
@@ -81,6 +90,7 @@ def cells(rows: pd.DataFrame) -> pd.DataFrame:
 def leaderboard(table: pd.DataFrame, correct_by_construction: dict[str, bool]) -> pd.DataFrame:
     """Per (family, n): the cheapest detector that is delta-correct by construction and made no
     error in the cell, with its factor and the runner-up's pulls over the winner's."""
+    _check_table("table", table, ["family", "n", "detector", "pulls", "errors"])
     unknown = sorted(set(table.detector) - set(correct_by_construction))
     if unknown:
         raise ValueError(f"correct_by_construction says nothing about {unknown}")
@@ -108,6 +118,7 @@ def leaderboard(table: pd.DataFrame, correct_by_construction: dict[str, bool]) -
 def paired_saving(rows: pd.DataFrame, detector: str, baseline: str) -> pd.Series:
     """Per run that both detectors made (same cell, same tape): 1 - pulls(detector) / pulls(baseline)."""
     key = [*CELL, "run"]
+    _check_table("rows", rows, [*key, "detector", "pulls"])
     a = rows[rows.detector == detector].set_index(key)["pulls"]
     b = rows[rows.detector == baseline].set_index(key)["pulls"]
     both = a.index.intersection(b.index)
@@ -118,6 +129,7 @@ def paired_saving(rows: pd.DataFrame, detector: str, baseline: str) -> pd.Series
 
 def wall_times(rows: pd.DataFrame) -> pd.DataFrame:
     """Mean wall time per run (s), detectors as columns, n as rows."""
+    _check_table("rows", rows, ["n", "detector", "wall_s"])
     return rows.pivot_table(index="n", columns="detector", values="wall_s", aggfunc="mean")
 
 
@@ -128,6 +140,7 @@ def decomposition(rows: pd.DataFrame, chain: list[str]) -> pd.DataFrame:
     ratios multiply to the total, run by run, so the geometric mean splits the total exactly."""
     if len(chain) < 2:
         raise ValueError(f"chain needs at least two detectors; got chain={chain!r}")
+    _check_table("rows", rows, [*CELL, "run", "detector", "pulls"])
     missing = [d for d in chain if d not in set(rows.detector)]
     if missing:
         raise ValueError(f"no run of {missing} in rows")

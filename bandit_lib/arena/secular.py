@@ -64,7 +64,7 @@ import math
 import numpy as np
 from numba import njit
 
-from bandit_lib.checks import check_positive, check_vector
+from bandit_lib.checks import check_int, check_positive, check_vector
 
 #: The secular end is approached to hi = end * (1 - END_SHRINK), as in ``_gauss_arm``.
 END_SHRINK = 1e-13
@@ -734,6 +734,7 @@ def apex_is_minimiser_nb(mu, D, j, k):
 
 def check_k_for(k, n: int) -> float:
     """k in (0, sqrt(n - 1)): above sqrt(n - 1) no arm can ever lie above the threshold."""
+    n = check_int("n", n, minimum=2)
     k = check_positive("k", k)
     if not k < math.sqrt(n - 1):
         raise ValueError(

@@ -55,7 +55,7 @@ from numba import njit
 from bandit_lib.arena.glr import CLIP, MARGIN, Threshold, c_gauss, check_detector, kk21_gaussian_threshold, should_stop
 from bandit_lib.arena.lower_bound import _gap_sign, divergence_values, fixed_threshold_weights, optimal_weights
 from bandit_lib.arena.secular import apex_is_minimiser_nb, arm_minimiser_nb, arm_values_nb
-from bandit_lib.checks import check_choice, check_engine, check_int, check_positive, check_real
+from bandit_lib.checks import check_choice, check_engine, check_int, check_positive, check_real, check_vector
 from bandit_lib.ksigma import ksigma_outliers
 from bandit_lib.runner import Outcome
 from bandit_lib.tapes import RewardTape, new_cache, pull_sum
@@ -87,7 +87,7 @@ def target_weights(mu, k: float, *, sigma: float = 0.5, steps: int = TARGET_STEP
     :func:`~bandit_lib.arena.lower_bound.fixed_threshold_weights`; uniform weights while an arm
     sits on the threshold.
     """
-    mu = np.asarray(mu, dtype=np.float64)
+    mu = check_vector("mu", mu, min_length=2)  # k and sigma: checked by fixed_threshold_weights
     n = len(mu)
     steps = check_int("steps", steps, minimum=1)
     w = fixed_threshold_weights(mu, k, "gaussian", sigma)

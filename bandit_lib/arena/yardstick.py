@@ -57,14 +57,27 @@ from scipy import optimize
 
 from bandit_lib.arena.lower_bound import (
     _check_problem,
+    _check_weights,
     _cut_lp,
     _gap_sign,
+    _gauss_all,
+    _refuse_degenerate,
+    check_k_for,
+    check_w_floor,
     divergence_values,
     kl_bernoulli,
     single_arm_bound,
 )
 from bandit_lib.arena.secular import _arm, _centred, _cj, _f, _halfspace, _lam, _mean_ss, _pd, _q, _ss
-from bandit_lib.checks import check_int, check_positive
+from bandit_lib.checks import (
+    check_in_range,
+    check_index,
+    check_index_set,
+    check_int,
+    check_nonnegative,
+    check_positive,
+    check_vector,
+)
 
 #: Bernoulli alternatives stay in [BOX, 1 - BOX]
 BOX = 1e-9
@@ -90,10 +103,19 @@ class Certificate:
 def is_alternative(mu, k: float, lam, *, margin: float = 1e-12) -> bool:
     """Whether ``lam`` lies in Alt(mu) with a margin: some arm lies on the other side of theta(lam)
     than of theta(mu) by more than ``margin`` (relative to the spread of lam), i.e. the outlier
-    sets differ however the threshold is rounded."""
-    mu = np.asarray(mu, dtype=np.float64)
-    lam = np.asarray(lam, dtype=np.float64)
-    if lam.shape != mu.shape or not np.isfinite(lam).all():
+    sets differ however the threshold is rounded. ``lam``: n finite numbers (else an error)."""
+    mu = check_vector("mu", mu, min_length=2)
+    k = check_k_for(k, len(mu))
+    lam = check_vector("lam", lam)
+    if lam.shape != mu.shape:
+        raise ValueError(f"lam must hold one value per arm (n = {len(mu)}); got len(lam)={len(lam)}")
+    margin = check_nonnegative("margin", margin)
+    return _is_alternative(mu, k, lam, margin)
+
+
+def _is_alternative(mu, k, lam, margin) -> bool:
+    """:func:`is_alternative` on checked arguments (False for a point with a NaN)."""
+    if not np.isfinite(lam).all():
         return False
     out_mu = _gap_sign(mu, k)
     c = lam - lam.mean()
@@ -113,14 +135,20 @@ def mixture_certificate(
     alternatives must lie in [0, 1]^n; ``p`` >= 0 is normalised. Independent of how the rows were found.
     """
     mu, k, divergence, sigma = _check_problem(mu, k, divergence, sigma)
-    lambdas = np.atleast_2d(np.asarray(lambdas, dtype=np.float64))
-    p = np.asarray(p, dtype=np.float64)
-    if lambdas.shape[1] != len(mu) or p.shape != (lambdas.shape[0],):
+    margin = check_nonnegative("margin", margin)
+    try:
+        lambdas = np.atleast_2d(np.asarray(lambdas, dtype=np.float64))
+        p = np.asarray(p, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(f"lambdas and p must be arrays of numbers; got lambdas={lambdas!r}, p={p!r}") from exc
+    if lambdas.ndim != 2 or lambdas.shape[1] != len(mu) or p.shape != (lambdas.shape[0],):
         raise ValueError(f"need lambdas of shape (M, {len(mu)}) and p of shape (M,); got {lambdas.shape}, {p.shape}")
-    if not (p >= 0).all() or not p.sum() > 0:
+    if not (p >= 0).all() or not p.sum() > 0 or not np.isfinite(p).all():
         raise ValueError(f"p must be a non-negative mixture with positive mass; got p={p!r}")
     for m, lam in enumerate(lambdas):
-        if p[m] > 0 and not is_alternative(mu, k, lam, margin=margin):
+        if p[m] > 0 and not np.isfinite(lam).all():
+            raise ValueError(f"lambdas[{m}] holds a non-finite value: not a point")
+        if p[m] > 0 and not _is_alternative(mu, k, lam, margin):
             raise ValueError(f"lambdas[{m}] is not in Alt(mu): its outlier set is that of mu")
         if divergence == "bernoulli" and p[m] > 0 and not ((lam >= 0) & (lam <= 1)).all():
             raise ValueError(f"lambdas[{m}] leaves [0, 1]^n: kl is infinite there")
@@ -140,7 +168,7 @@ def _nudge(mu, k, lam, j, outlier, margin):
     for _ in range(60):
         trial = lam.copy()
         trial[j] += -delta if outlier else delta
-        if is_alternative(mu, k, trial, margin=margin):
+        if _is_alternative(mu, k, trial, margin):
             return trial
         delta *= 2.0
     return None
@@ -176,9 +204,14 @@ def _box_arm(mu, w, j, k, outlier, x0, margin):
         t = a + K * sd + sgn * margin
         return t, c, sd
 
+    # kl(mo, x) = h - mo ln x - (1 - mo) ln(1 - x) with h = mo ln mo + (1 - mo) ln(1 - mo), mo in
+    # (0, 1) and x in the box: two logarithms an element, no checks (the solver's hot loop)
+    h = float(wo @ (mo * np.log(mo) + (1.0 - mo) * np.log1p(-mo)))
+    wm, wn = wo * mo, wo * (1.0 - mo)
+
     def fun(x):
         t, c, sd = place(x)
-        val = float(wo @ kl_bernoulli(mo, x))
+        val = h - float(wm @ np.log(x)) - float(wn @ np.log1p(-x))
         grad = wo * (x - mo) / (x * (1 - x))
         moved = (t > mj) if not outlier else (t < mj)
         if moved:
@@ -207,13 +240,84 @@ def _box_arm(mu, w, j, k, outlier, x0, margin):
     return float(w @ kl_bernoulli(mu, np.clip(lam, 0, 1))) if np.isfinite(lam).all() else math.inf, lam
 
 
+def _kl_conjugate(mu, w, y):
+    r"""f^*(y) = \sup_{x\in[0,1]}\ yx - w\,\mathrm{kl}(\mu, x) (elementwise, w > 0, mu in (0, 1)): the
+    maximiser solves y x (1 - x) = w (x - mu), i.e. x = 2 w mu / ((w - y) + sqrt((w - y)^2 + 4 y w mu))
+    (the root in (0, 1), written without cancellation)."""
+    x = 2.0 * w * mu / ((w - y) + np.sqrt((w - y) ** 2 + 4.0 * y * w * mu))
+    return y * x - w * kl_bernoulli(mu, x)
+
+
+def box_dual_bound(mu, w, k: float, j: int, lam) -> float:
+    r"""A certified lower bound on a *normal* arm's Bernoulli value
+    :math:`V_j(w)=\min_{\lambda\in K_j\cap[0,1]^n}\sum_iw_i\,\mathrm{kl}(\mu_i,\lambda_i)`, from the
+    conic dual at the point ``lam`` (a computed minimiser).
+
+    :math:`K_j=\{c_j\ge k\|c\|/\sqrt n\}` (c the centred :math:`\lambda`) is a convex cone, so for every
+    y in its dual cone :math:`K_j^*` (centred, :math:`\hat u^\top y\ge\|y\|\sqrt{(n-1-k^2)/(n-1)}`,
+    :math:`\hat u` the unit centred :math:`e_j`), weak duality gives
+    :math:`V_j\ge-\sum_if_i^*(y_i)` with :math:`f_i^*` the conjugate of :math:`w_i\mathrm{kl}(\mu_i,\cdot)`
+    on [0, 1] (:func:`_kl_conjugate`). y is the centred gradient of the objective at ``lam`` moved
+    along :math:`\hat u` into :math:`K_j^*`; at an exact minimiser it already lies there (KKT) and
+    the bound equals the value. The bound holds whatever ``lam`` is: a poor point gives a poor bound,
+    never a false one. (Outlier arms: :math:`A_j` is not convex, and no such bound is offered.)"""
+    mu, k, _, _ = _check_problem(mu, k, "bernoulli", 1.0)
+    n = len(mu)
+    w = _check_weights(w, n)
+    j = check_index("j", j, n)
+    lam = check_vector("lam", lam, low=0.0, high=1.0)
+    if len(lam) != n:
+        raise ValueError(f"lam must hold one value per arm (n = {n}); got len(lam)={len(lam)}")
+    _refuse_degenerate(mu, k)
+    if _gap_sign(mu, k)[j]:
+        raise ValueError(
+            f"arm j={j} is an outlier of mu: A_j is not convex, and the dual bound holds for normal arms only"
+        )
+    return _box_dual_bound(mu, w, k, j, lam)
+
+
+def _box_dual_bound(mu, w, k, j, lam) -> float:
+    """:func:`box_dual_bound` on checked arguments."""
+    n = len(mu)
+    lam = np.clip(lam, BOX, 1.0 - BOX)
+    grad = w * (lam - mu) / (lam * (1.0 - lam))
+    y = grad - grad.mean()
+    u = -np.full(n, 1.0 / n)
+    u[j] += 1.0
+    u /= math.sqrt(float(u @ u))
+    a = float(u @ y)
+    r = math.sqrt(max(float(y @ y) - a * a, 0.0))
+    if k > 0:
+        need = r * math.sqrt(n - 1.0 - k * k) / k * (1.0 + 1e-9)
+        y = y + max(0.0, need - a) * u
+    else:  # K_j is the half-space c_j >= 0: its dual cone is the ray along u
+        y = max(a, 0.0) * u
+    y -= y.mean()  # centred to rounding: K_j holds the line of 1
+    return float(-np.sum(_kl_conjugate(mu, w, y)))
+
+
 def box_arm_values(mu, w, k: float, *, margin: float = 1e-9, starts=None, arms=None):
     """For each arm j (or each j in ``arms``; the others get inf and NaN), (V_j, lam_j): the Bernoulli
     cost of the cheapest found alternative inside the box in which arm j changes side. ``starts``
     (n x n, row j the start for arm j, its j-th entry unused) warm-starts the solves; default: the
-    others shrunk halfway towards their mean."""
+    others shrunk halfway towards their mean. The instance must not be degenerate (all means equal,
+    an arm on the threshold: T* is infinite, refused); ``w`` > 0, one weight per arm."""
     mu, k, _, _ = _check_problem(mu, k, "bernoulli", 1.0)
-    w = np.asarray(w, dtype=np.float64)
+    n = len(mu)
+    w = _check_weights(w, n)
+    margin = check_positive("margin", margin)
+    if starts is not None:
+        starts = np.asarray(starts, dtype=np.float64)
+        if starts.shape != (n, n):
+            raise ValueError(f"starts must be an n x n array (n = {n}); got shape {starts.shape}")
+    if arms is not None:
+        arms = check_index_set("arms", arms, n)
+    _refuse_degenerate(mu, k)
+    return _box_arm_values(mu, w, k, margin, starts, arms)
+
+
+def _box_arm_values(mu, w, k, margin, starts, arms):
+    """:func:`box_arm_values` on checked arguments."""
     n = len(mu)
     outlier = _gap_sign(mu, k)
     values = np.full(n, math.inf)
@@ -234,7 +338,6 @@ def certified_lower_T_box(
     *,
     rtol: float = 1e-2,
     max_iter: int = 60,
-    time_limit: float | None = None,
     margin: float = 1e-9,
     w_floor: float = 1e-6,
     active: int = 12,
@@ -248,14 +351,28 @@ def certified_lower_T_box(
     :func:`mixture_certificate` of the LP's dual mixture (recomputed from the alternatives).
     Each Kelley step re-solves only the ``active`` arms whose last values were least (the cuts that
     bind); every arm is solved at the uniform start and at the end. ``certificate.T_upper`` =
-    1 / F(w) at the best fully evaluated weights, F from the same solves: certified only up to the
-    convex solver's tolerance (normal arms) and not at all for outlier arms (``upper_certified``
-    False). Stops when the LP value has improved by less than ``rtol`` (relative) ``patience`` times
-    in a row, after ``max_iter`` steps, or past ``time_limit`` seconds.
+    1 / F(w) at the best fully evaluated weights: where every arm is normal (each V_j a convex
+    problem) F is the least of the arms' conic dual bounds (:func:`box_dual_bound`) at the solves'
+    points, so ``T_upper`` is a certified upper value of the Bernoulli :math:`T^*` (``upper_certified``
+    True; ``info["F_best"]`` holds the solves' own F, ``info["F_dual"]`` the certified one); where an
+    arm is an outlier, F of the local solves, not certified (False). Stops when the LP value has improved by less than ``rtol`` (relative) ``patience`` times
+    in a row, or after ``max_iter`` evaluations: an iteration budget, never a wall-clock limit, so the
+    result is the same on any machine under any load.
+
+    The LP's rows are scaled by 1 / F(w) of the best weights (HiGHS's tolerances are absolute; the
+    kl rows of the window family are of order 10^-2). Every accepted alternative is stored as a copy:
+    the warm starts of the next solves live in another array, which those solves overwrite (an
+    alternative once held as a view into it was later replaced by another arm's point, or by the
+    NaN of a failed solve, before it reached the certificate).
     """
     mu, k, _, _ = _check_problem(mu, k, "bernoulli", 1.0)
     rtol = check_positive("rtol", rtol)
     max_iter = check_int("max_iter", max_iter, minimum=1)
+    margin = check_positive("margin", margin)
+    w_floor = check_w_floor(w_floor, len(mu))
+    active = check_int("active", active, minimum=1)
+    patience = check_int("patience", patience, minimum=1)
+    _refuse_degenerate(mu, k)
     start = time.perf_counter()
     n = len(mu)
     rows: list[np.ndarray] = []
@@ -273,35 +390,38 @@ def certified_lower_T_box(
             order = np.argsort(state["values"])
             arms = order[: max(active, int(np.sum(state["values"] <= 2.0 * state["values"][order[0]])))]
             arms = arms[:active]
-        values, lambdas = box_arm_values(mu, w, k, margin=margin, starts=state.get("lam"), arms=arms)
+        values, lambdas = _box_arm_values(mu, w, k, margin, state.get("lam"), arms)
         info["evaluations"] += 1
         for j in range(n) if arms is None else arms:
-            lam = lambdas[j]
-            if np.isfinite(lam).all() and is_alternative(mu, k, lam, margin=margin * 1e-3):
+            lam = lambdas[j].copy()  # a copy: ``lambdas`` becomes the warm starts, overwritten later
+            if np.isfinite(lam).all() and _is_alternative(mu, k, lam, margin * 1e-3):
                 lams.append(lam)
                 rows.append(kl_bernoulli(mu, lam))
             else:
                 info["rejected"] += 1
         if full:
             state["values"] = values
-            state["lam"] = lambdas
+            state["lam"] = lambdas.copy()
             F = float(values.min())
             if F > best["F"]:
-                best.update(F=F, w=w)
+                best.update(F=F, w=w, lam=lambdas.copy())
         else:
             state["values"][arms] = values[arms]
             state["lam"][arms] = lambdas[arms]
 
+    def lp():
+        scale = 1.0 / best["F"] if math.isfinite(best["F"]) and best["F"] > 0 else 1.0
+        value, w_new, p_new = _lp_dual(np.array(rows) * scale)  # rows of order 1 (HiGHS: absolute tolerances)
+        return value / scale, w_new, p_new
+
     evaluate(np.full(n, 1.0 / n), True)
     if not rows:
         raise ValueError("no alternative inside (0, 1)^n found: no arm can change side inside the box")
-    upper, w_lp, p = _lp_dual(np.array(rows))
+    upper, w_lp, p = lp()
     w_centre = w_lp
     while info["evaluations"] < max_iter:
-        if time_limit is not None and time.perf_counter() - start > time_limit:
-            break
         evaluate(0.5 * (w_lp + w_centre), False)
-        value, w_new, p_new = _lp_dual(np.array(rows))
+        value, w_new, p_new = lp()
         stale = upper - value <= rtol * upper
         if value < upper:
             upper, w_lp, p = value, w_new, p_new
@@ -313,11 +433,25 @@ def certified_lower_T_box(
         else:
             info["stale"] = 0
     evaluate(w_lp, True)  # the upper value: F at the LP's weights, every arm
-    upper, w_lp, p = _lp_dual(np.array(rows))
+    upper, w_lp, p = lp()
     lambdas = np.array(lams)
     T_lower = mixture_certificate(mu, k, lambdas, p, divergence="bernoulli", margin=margin * 1e-3)
-    info.update(lp_value=upper, F_best=best["F"], seconds=time.perf_counter() - start)
-    cert = Certificate(T_lower, 1.0 / best["F"], False, best["w"], lambdas, p, info)
+    # the upper value: where every arm is normal (each V_j convex), the conic dual bound of every arm
+    # at the best weights certifies F from below; otherwise F of the local solves, uncertified
+    convex = not bool(_gap_sign(mu, k).any())
+    F_upper = best["F"]
+    if convex:
+        points = np.where(np.isfinite(best["lam"]), best["lam"], mu)  # any point gives a valid bound
+        dual = np.array([_box_dual_bound(mu, best["w"], k, j, points[j]) for j in range(n)])
+        # an arm whose solve ended on the box's edge has a poor dual point: Pinsker's bound (the
+        # Gaussian value with sigma^2 = 1/4, exact) is certified too, and the larger of the two holds
+        pinsker = _gauss_all(mu, 2.0 * best["w"], k, np.zeros(n, dtype=bool), {})[0]
+        F_upper = float(np.min(np.maximum(dual, pinsker)))
+        info["dual_arms"] = int(np.sum(dual >= pinsker))
+    info.update(lp_value=upper, F_best=best["F"], F_dual=F_upper if convex else math.nan)
+    info["seconds"] = time.perf_counter() - start
+    T_upper = 1.0 / F_upper if F_upper > 0 else math.inf
+    cert = Certificate(T_lower, T_upper, convex, best["w"], lambdas, p, info)
     return T_lower, w_lp, cert
 
 
@@ -332,7 +466,6 @@ def gaussian_bracket(
     sigma: float = 0.5,
     rtol: float = 0.1,
     max_iter: int = 200,
-    time_limit: float | None = None,
     w_floor: float = 1e-9,
     slack: float = 0.05,
     active: int = 64,
@@ -348,7 +481,8 @@ def gaussian_bracket(
     stabilised Kelley steps from the fixed-threshold weights :math:`w_i\propto1/d(\mu_i,\theta(\mu))`,
     F evaluated halfway between the LP maximiser and a running centre, each evaluation adding the
     cuts of at most ``active`` arms within (1 + ``slack``) of its minimum, until
-    ``T_lo >= (1 - rtol) T_hi``, ``max_iter`` evaluations or ``time_limit`` seconds. ``T_lo`` is the
+    ``T_lo >= (1 - rtol) T_hi`` or after ``max_iter`` evaluations (an iteration budget, never a
+    wall-clock limit: the same bracket on any machine under any load). ``T_lo`` is the
     larger of that certificate and the Gaussian single-arm bound
     (:func:`~bandit_lib.arena.lower_bound.single_arm_bound`, also a mixture certificate: the n
     single-arm moves with weights proportional to 1/d), which is close to T* where most arms bind,
@@ -359,8 +493,12 @@ def gaussian_bracket(
     solves, seconds spent in the evaluations, the LP and the certificate.
     """
     mu, k, _, sigma = _check_problem(mu, k, "gaussian", sigma)
-    rtol = check_positive("rtol", rtol)
+    rtol = check_in_range("rtol", rtol, 0.0, 1.0)
     max_iter = check_int("max_iter", max_iter, minimum=1)
+    w_floor = check_w_floor(w_floor, len(mu))
+    slack = check_nonnegative("slack", slack)
+    active = check_int("active", active, minimum=1)
+    _refuse_degenerate(mu, k)
     start = time.perf_counter()
     n = len(mu)
     outlier = _gap_sign(mu, k)
@@ -411,8 +549,6 @@ def gaussian_bracket(
     upper, w_lp, p = lp()
     w_centre = best["w"]
     while best["F"] < (1.0 - rtol) * min(upper, 1.0 / t_single) and info["evaluations"] < max_iter:
-        if time_limit is not None and time.perf_counter() - start > time_limit:
-            break
         evaluate(0.5 * (w_lp + w_centre))
         value, w_new, p_new = lp()
         if value < upper:

@@ -67,6 +67,7 @@ labels.groups)``; the terminal set Ψ̂ (``info["terminal"]``) is the secondary 
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
 import numpy as np
@@ -74,7 +75,7 @@ from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import connected_components
 
 from bandit_lib.checks import check_cap, check_choice, check_engine, check_open_unit, check_positive
-from bandit_lib.gold20._engine import WIDTH_CODES, gold_kernel, width_scale_nb, widths_nb
+from bandit_lib.gold20._engine import WIDTH_CODES, beta_nb, gold_kernel, width_scale_nb, widths_nb
 from bandit_lib.gold20.problem import (
     check_reading,
     outlier_budget,
@@ -89,6 +90,36 @@ from bandit_lib.tapes import BERNOULLI, REPLAY, RewardTape, check_tape
 WIDTHS = tuple(WIDTH_CODES)
 
 
+def first_split_pulls(means, b: float, delta: float, width_code: int, R: float) -> float:
+    r"""An estimate of GOLD's pulls before any edge of the neighbour graph can be deleted, hence before
+    any arm can become terminal: GOLD pulls every arm in turn until then, so at T = n m pulls, and the
+    edge between the highest and the lowest arm (the widest gap, :math:`s=\max y-\min y`) goes once
+    :math:`s>b(\beta_{\max}+\beta_{\min})`. With the estimates equal to the true means (the
+    estimate), the smallest such m, by doubling and bisection; inf beyond 10^18 pulls. Used only
+    without a cap, once, to refuse a run that would end at the cap without an answer (means within
+    1e-12 of each other, say)."""
+    y = np.asarray(means, dtype=np.float64)
+    n = len(y)
+    hi, lo = int(np.argmax(y)), int(np.argmin(y))
+    gap = float(y[hi] - y[lo])
+
+    def split(m: int) -> bool:
+        scale = width_scale_nb(width_code, float(n * m), n, delta)
+        width = beta_nb(width_code, scale, y[hi] * m, float(m), R) + beta_nb(width_code, scale, y[lo] * m, float(m), R)
+        return gap > b * width
+
+    m = 1
+    while not split(m):
+        m *= 2
+        if n * m > 10**18:
+            return math.inf
+    low = m // 2
+    while m - low > 1:  # split(m) holds, split(low) does not (or low = 0)
+        mid = (low + m) // 2
+        low, m = (low, mid) if split(mid) else (mid, m)
+    return float(n * m)
+
+
 class _Params:
     """Checked arguments of one GOLD run."""
 
@@ -100,13 +131,22 @@ class _Params:
         self.K: Fraction = outlier_budget(n, rho)
         self.rho = rho
         self.delta = check_open_unit("delta", delta)
-        self.cap = check_cap(cap_or_refuse(cap, tape.means, None, default=DEFAULT_CAP, who="GOLD"))
-        if self.cap < n:
-            raise ValueError(f"cap must allow the n = {n} initial pulls; got cap={cap}")
         self.width = check_choice("width", width, WIDTHS)
         self.width_code = WIDTH_CODES[self.width]
-        self.reading = check_reading(reading)
         self.R = check_positive("R", R)
+        self.cap = check_cap(
+            cap_or_refuse(
+                cap,
+                tape.means,
+                None,
+                default=DEFAULT_CAP,
+                who="GOLD",
+                estimate=lambda: first_split_pulls(tape.means, self.b, self.delta, self.width_code, self.R),
+            )
+        )
+        if self.cap < n:
+            raise ValueError(f"cap must allow the n = {n} initial pulls; got cap={cap}")
+        self.reading = check_reading(reading)
         if not isinstance(log_edges, (bool, np.bool_)):
             raise TypeError(f"log_edges must be True or False; got log_edges={log_edges!r}")
         self.log_edges = bool(log_edges)

@@ -73,15 +73,21 @@ FN_MARGIN = 1e-12
 # argument checks shared by the policies
 
 
-def check_common(tape, k, delta, cap, *, init_pulls: int = 1, batch: int = 1, engine: str = "fast"):
-    """Validate the arguments every k-sigma policy shares; returns (n, k, delta, cap, init_pulls, batch)."""
+def check_common(
+    tape, k, delta, cap, *, init_pulls: int = 1, batch: int = 1, engine: str = "fast", heuristic: bool = False
+):
+    """Validate the arguments every k-sigma policy shares; returns (n, k, delta, cap, init_pulls, batch).
+    Without a cap, a degenerate instance is refused, and (unless ``heuristic``: NRR's stop needs no
+    confidence, so the lower bound does not bind it) so is one whose estimated cost exceeds the
+    default cap (:func:`bandit_lib.ksigma.cap_or_refuse`)."""
     n = check_tape(tape, min_arms=2, fresh=True, problem="the k-sigma problem").n_arms
     k = check_nonnegative("k", k)
     delta = check_open_unit("delta", delta)
     init_pulls = check_int("init_pulls", init_pulls, minimum=1)
     batch = check_int("batch", batch, minimum=1)
     check_engine(engine)
-    cap = check_cap(cap_or_refuse(cap, tape.means, k, default=DEFAULT_CAP, who="this k-sigma policy"))
+    who = "this k-sigma policy"
+    cap = check_cap(cap_or_refuse(cap, tape, k, default=DEFAULT_CAP, who=who, delta=None if heuristic else delta))
     if cap < n * init_pulls:
         raise ValueError(f"cap must allow the initial pulls (n * init_pulls = {n * init_pulls}); got cap={cap}")
     return n, k, delta, cap, init_pulls, batch

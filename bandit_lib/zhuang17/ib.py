@@ -106,7 +106,7 @@ def _clucb_top1_reference(S: list, tape: RewardTape, s, m, T: int, cap: int, del
 
 def ib_reference(tape: RewardTape, *, k: float, delta: float, cap: int | None = None, R_sg: float = 0.5) -> Outcome:
     """IB pull by pull (other arguments already checked by :func:`ib`; without a ``cap``, a degenerate instance is refused)."""
-    cap = cap_or_refuse(cap, tape.means, k, default=DEFAULT_CAP, who="IB")
+    cap = cap_or_refuse(cap, tape, k, default=DEFAULT_CAP, who="IB", delta=delta)
     n = tape.n_arms
     s = np.zeros(n)
     m = np.zeros(n, dtype=np.int64)

@@ -51,7 +51,7 @@ def nrr_reference(tape: RewardTape, *, k: float, delta: float, cap: int | None =
 
 def nrr(tape: RewardTape, *, k: float, delta: float, cap: int | None = None, engine: str = "fast") -> Outcome:
     """Naive Round-Robin; see the module docstring."""
-    n, k, delta, cap, _, _ = check_common(tape, k, delta, cap, engine=engine)
+    n, k, delta, cap, _, _ = check_common(tape, k, delta, cap, engine=engine, heuristic=True)
     if engine == "reference":
         return nrr_reference(tape, k=k, delta=delta, cap=cap)
     return run_nrr_fast(tape, k=k, cap=cap, L=math.ceil(1.0 / delta))

@@ -53,7 +53,7 @@ def rr_reference(
     t_unit: int = 1,
 ) -> Outcome:
     """Algorithm 1, pull by pull (other arguments already checked by :func:`rr`; without a ``cap``, a degenerate instance is refused)."""
-    cap = cap_or_refuse(cap, tape.means, k, default=DEFAULT_CAP, who="RR")
+    cap = cap_or_refuse(cap, tape, k, default=DEFAULT_CAP, who="RR", delta=delta)
     n = tape.n_arms
     run = KSigmaRun(tape, k, delta, ci, t_unit)
     for i in range(n):  # line 1

@@ -56,7 +56,7 @@ def wrr_reference(
     t_unit: int = 1,
 ) -> Outcome:
     """Algorithm 2, pull by pull (other arguments already checked by :func:`wrr`; without a ``cap``, a degenerate instance is refused)."""
-    cap = cap_or_refuse(cap, tape.means, k, default=DEFAULT_CAP, who="WRR")
+    cap = cap_or_refuse(cap, tape, k, default=DEFAULT_CAP, who="WRR", delta=delta)
     n = tape.n_arms
     run = KSigmaRun(tape, k, delta, ci, t_unit)
     for i in range(n):  # line 1
