@@ -68,8 +68,13 @@ from bandit_lib.checks import check_positive, check_vector
 
 #: The secular end is approached to hi = end * (1 - END_SHRINK), as in ``_gauss_arm``.
 END_SHRINK = 1e-13
-#: Halvings of the fixed bisections (each stops earlier when no float lies between its ends).
+#: Halvings of the outlier end's bisection (it stops earlier when no float lies between its ends).
 BISECT = 200
+#: Steps of the bracketing secants (each stops earlier when no float lies strictly inside its bracket;
+#: 12 to 30 steps on the arena's instances).
+ROOT_STEPS = 200
+#: The bracketing secants stop when the bracket is down to 4 * EPS_REL relative (two ulps each side).
+EPS_REL = 2.220446049250313e-16
 
 
 # ------------------------------------------------------------------------------------------
@@ -285,30 +290,61 @@ def _f(mu, D, lam):
 
 
 @njit(cache=True)
+def _lmin_normal(D, j, k, eta):
+    """The smallest eigenvalue of I - eta G(eta) (normal arm, s = -1): positive exactly where
+    M(eta) is positive definite, and decreasing in eta (eta E^{-1} = (D / eta + k^2)^{-1} grows)."""
+    g11, g12, g22, _, _ = _g(D, j, k, eta, -1.0)
+    h11 = 1.0 - eta * g11
+    h22 = 1.0 - eta * g22
+    h12 = -eta * g12
+    half = 0.5 * (h11 - h22)
+    return 0.5 * (h11 + h22) - math.sqrt(half * half + h12 * h12)
+
+
+@njit(cache=True)
 def _end(D, j, k, s):
-    """End of the interval [0, end) on which M(eta) is positive definite (bisection on _pd)."""
+    """End of the interval [0, end) on which M(eta) is positive definite.
+
+    Normal arm: the root of the decreasing :func:`_lmin_normal` in [0, D_j / Q_jj] (Rayleigh
+    bound), by the bracketing secant of :func:`_bracket_step`. Outlier arm: bisection on the
+    inertia test :func:`_pd` in [min_i D_i / k^2, D'_(2) / k^2] (the test is not a continuous
+    function there). Both stop when no float lies strictly inside the bracket."""
     n = D.shape[0]
     if s < 0:
         qjj = (n - 1.0) * (n - 1.0 - k * k) / n
         lo = 0.0
         hi = D[j] / qjj
-        while _pd(D, j, k, hi, s):  # (the Rayleigh bound makes this loop empty; kept for safety)
+        while _lmin_normal(D, j, k, hi) > 0.0:  # (the Rayleigh bound makes this loop empty; kept for safety)
             hi *= 2.0
-    else:
-        dmin = math.inf
-        d1 = math.inf
-        d2 = math.inf
-        for i in range(n):
-            dmin = min(dmin, D[i])
-            if i != j:
-                if D[i] < d1:
-                    d1, d2 = D[i], d1
-                elif D[i] < d2:
-                    d2 = D[i]
-        lo = dmin / (k * k)
-        hi = d2 / (k * k)
-        if not lo < hi:
-            return hi
+        f_lo = 1.0
+        f_hi = _lmin_normal(D, j, k, hi)
+        side = -1
+        for it in range(ROOT_STEPS):
+            x = _bracket_step(lo, hi, f_lo, f_hi, it)
+            if not (lo < x < hi):
+                break
+            fx = _lmin_normal(D, j, k, x)
+            if fx > 0.0:
+                f_hi = _illinois(f_hi, fx, f_lo, side == 0)
+                lo, f_lo, side = x, fx, 0
+            else:
+                f_lo = _illinois(f_lo, fx, f_hi, side == 1)
+                hi, f_hi, side = x, fx, 1
+        return 0.5 * (lo + hi)
+    dmin = math.inf
+    d1 = math.inf
+    d2 = math.inf
+    for i in range(n):
+        dmin = min(dmin, D[i])
+        if i != j:
+            if D[i] < d1:
+                d1, d2 = D[i], d1
+            elif D[i] < d2:
+                d2 = D[i]
+    lo = dmin / (k * k)
+    hi = d2 / (k * k)
+    if not lo < hi:
+        return hi
     for _ in range(BISECT):
         mid = 0.5 * (lo + hi)
         if not (lo < mid < hi):
@@ -321,20 +357,99 @@ def _end(D, j, k, s):
 
 
 @njit(cache=True)
-def _root(mu, D, j, k, s, lo, hi, f_lo_negative, work):
-    """A sign change of q(lambda(eta)) in [lo, hi] by bisection, to the last float."""
-    for _ in range(BISECT):
-        mid = 0.5 * (lo + hi)
-        if not (lo < mid < hi):
+def _illinois(f_keep, f_new, f_other, stale):
+    """Anderson-Bjoerck scaling of the end value kept by a bracketing secant step (``f_keep``
+    stays on its side while ``f_new`` replaces ``f_other``), applied when the same end is kept
+    twice in a row (``stale``): without it regula falsi can leave one end in place for many steps."""
+    if not stale:
+        return f_keep
+    if f_other == 0.0:
+        return 0.5 * f_keep
+    m = 1.0 - f_new / f_other
+    return f_keep * (m if m > 0.0 else 0.5)
+
+
+@njit(cache=True)
+def _bracket_step(lo, hi, f_lo, f_hi, it):
+    """The next point of a bracketing secant on [lo, hi] (f_lo, f_hi of opposite signs, scaled by
+    :func:`_illinois`): the secant point, kept at least a few ulps inside the bracket (so that a
+    point next to the root also moves the far end: Dekker's tolerance step), or the midpoint every
+    fifth step and wherever the secant point is not inside. Returns lo when the bracket is down to
+    a few ulps (the caller stops)."""
+    tol = 2.0 * EPS_REL * max(abs(lo), abs(hi))
+    if hi - lo <= 2.0 * tol:
+        return lo
+    if it % 5 == 4 or not (f_lo != f_hi):
+        return 0.5 * (lo + hi)
+    x = hi - f_hi * (hi - lo) / (f_hi - f_lo)
+    if not (lo < x < hi):
+        return 0.5 * (lo + hi)
+    if x - lo < tol:
+        return lo + tol
+    if hi - x < tol:
+        return hi - tol
+    return x
+
+
+@njit(cache=True)
+def _psi(mu, D, j, k, s, eta, pole, work):
+    """q(lambda(eta)) (1 - eta / pole)^2: the secular function with its pole at the end of the
+    bracket removed. Same sign as q; smooth and monotone on each branch (module docstring)."""
+    r = 1.0 - eta / pole
+    return _lam(mu, D, j, k, eta, s, work) * (r * r)
+
+
+@njit(cache=True)
+def _root(mu, D, j, k, s, lo, hi, pole, work):
+    """The sign change of q(lambda(eta)) in [lo, hi] (one branch, where it is monotone), by a
+    bracketing secant on :func:`_psi`, to the last float (no float strictly inside the bracket)."""
+    f_lo = _psi(mu, D, j, k, s, lo, pole, work)
+    f_hi = _psi(mu, D, j, k, s, hi, pole, work)
+    if f_lo == 0.0:
+        return lo
+    if f_hi == 0.0:
+        return hi
+    neg_lo = f_lo < 0.0
+    side = -1
+    for it in range(ROOT_STEPS):
+        x = _bracket_step(lo, hi, f_lo, f_hi, it)
+        if not (lo < x < hi):
             break
-        v = _lam(mu, D, j, k, mid, s, work)
-        if v == 0.0:
-            return mid
-        if (v < 0.0) == f_lo_negative:
-            lo = mid
+        fx = _psi(mu, D, j, k, s, x, pole, work)
+        if fx == 0.0:
+            return x
+        if (fx < 0.0) == neg_lo:
+            f_hi = _illinois(f_hi, fx, f_lo, side == 0)
+            lo, f_lo, side = x, fx, 0
         else:
-            hi = mid
+            f_lo = _illinois(f_lo, fx, f_hi, side == 1)
+            hi, f_hi, side = x, fx, 1
     return 0.5 * (lo + hi)
+
+
+@njit(cache=True)
+def _root_far(mu, D, j, k, e1, lo_xi, hi_xi, work):
+    """The second branch of a normal arm (eta > e1): the sign change of q(lambda(1 / xi)) for
+    xi in [lo_xi, hi_xi], where :func:`_psi` is increasing in xi = 1 / eta (module docstring), by
+    the bracketing secant in xi; returns eta."""
+    f_lo = _psi(mu, D, j, k, -1.0, 1.0 / lo_xi, e1, work)
+    f_hi = _psi(mu, D, j, k, -1.0, 1.0 / hi_xi, e1, work)
+    lo, hi = lo_xi, hi_xi
+    side = -1
+    for it in range(ROOT_STEPS):
+        x = _bracket_step(lo, hi, f_lo, f_hi, it)
+        if not (lo < x < hi):
+            break
+        fx = _psi(mu, D, j, k, -1.0, 1.0 / x, e1, work)
+        if fx == 0.0:
+            return 1.0 / x
+        if fx < 0.0:
+            f_hi = _illinois(f_hi, fx, f_lo, side == 0)
+            lo, f_lo, side = x, fx, 0
+        else:
+            f_lo = _illinois(f_lo, fx, f_hi, side == 1)
+            hi, f_hi, side = x, fx, 1
+    return 1.0 / (0.5 * (lo + hi))
 
 
 # ------------------------------------------------------------------------------------------
@@ -480,7 +595,7 @@ def _outlier_arm(mu, D, j, k, out, work, work2):
     eta_max = _end(D, j, k, 1.0)
     hi = eta_max * (1.0 - END_SHRINK)
     if _lam(mu, D, j, k, hi, 1.0, work) < 0.0:
-        eta = _root(mu, D, j, k, 1.0, 0.0, hi, False, work)
+        eta = _root(mu, D, j, k, 1.0, 0.0, hi, eta_max, work)
         _lam(mu, D, j, k, eta, 1.0, work)
     else:  # hard case: the stationary point at eta_max plus a null direction, scaled to q = 0
         if _tied_pole(D, j, k, eta_max) >= 2:
@@ -517,7 +632,7 @@ def _normal_arm(mu, D, j, k, out, work):
     found = False
     q_hi = _lam(mu, D, j, k, hi, -1.0, work)
     if q_mu < 0.0 < q_hi:
-        r = _root(mu, D, j, k, -1.0, 0.0, hi, True, work)
+        r = _root(mu, D, j, k, -1.0, 0.0, hi, e1, work)
         _lam(mu, D, j, k, r, -1.0, work)
         if _cj(work, j) > 0.0:
             found = True
@@ -539,24 +654,20 @@ def _normal_arm(mu, D, j, k, out, work):
             found = True
             best = val
             out[:] = work
-    # wrong nappe: the roots beyond 1 / Lambda_+, bracketed on _gauss_arm's log grid -- unless the apex
-    # is certified as the minimiser (the problem is strictly convex: no other point can do better)
+    # wrong nappe: the root beyond 1 / Lambda_+ (at most one: q(lambda(1 / xi)) (1 - xi_+ / xi)^2 is
+    # increasing in xi = 1 / eta there), bracketed by _gauss_arm's grid ends e1 (1 + 10^-12..12) --
+    # unless the apex is certified as the minimiser (the problem is strictly convex: no other point can do better)
     if not found and not apex_is_minimiser_nb(mu, D, j, k):
-        prev_eta = 0.0
-        prev_v = 0.0
-        for g in range(481):
-            eta = e1 * (1.0 + 10.0 ** (-12.0 + 24.0 * g / 480.0))
-            v = _lam(mu, D, j, k, eta, -1.0, work)
-            if g > 0 and ((v > 0.0) != (prev_v > 0.0) or (v < 0.0) != (prev_v < 0.0)):
-                r = _root(mu, D, j, k, -1.0, prev_eta, eta, prev_v < 0.0, work)
-                _lam(mu, D, j, k, r, -1.0, work)
-                if _cj(work, j) > 0.0:
-                    val = _f(mu, D, work)
-                    if val < best:
-                        best = val
-                        out[:] = work
-                _lam(mu, D, j, k, eta, -1.0, work)
-            prev_eta, prev_v = eta, v
+        lo_xi = 1.0 / (e1 * (1.0 + 1e12))
+        hi_xi = 1.0 / (e1 * (1.0 + 1e-12))
+        if _psi(mu, D, j, k, -1.0, 1.0 / lo_xi, e1, work) < 0.0 < _psi(mu, D, j, k, -1.0, 1.0 / hi_xi, e1, work):
+            r = _root_far(mu, D, j, k, e1, lo_xi, hi_xi, work)
+            _lam(mu, D, j, k, r, -1.0, work)
+            if _cj(work, j) > 0.0:
+                val = _f(mu, D, work)
+                if val < best:
+                    best = val
+                    out[:] = work
     return best
 
 
