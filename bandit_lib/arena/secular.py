@@ -672,6 +672,108 @@ def _normal_arm(mu, D, j, k, out, work):
 
 
 @njit(cache=True)
+def _secant_q(mu, D, j, k, s, lo, hi, q_lo, q_hi, work):
+    """The sign change of q(lambda(eta)) in [lo, hi] (no pole inside), by the bracketing secant."""
+    neg_lo = q_lo < 0.0
+    side = -1
+    for it in range(ROOT_STEPS):
+        x = _bracket_step(lo, hi, q_lo, q_hi, it)
+        if not (lo < x < hi):
+            break
+        fx = _lam(mu, D, j, k, x, s, work)
+        if fx == 0.0:
+            return x
+        if (fx < 0.0) == neg_lo:
+            q_hi = _illinois(q_hi, fx, q_lo, side == 0)
+            lo, q_lo, side = x, fx, 0
+        else:
+            q_lo = _illinois(q_lo, fx, q_hi, side == 1)
+            hi, q_hi, side = x, fx, 1
+    return 0.5 * (lo + hi)
+
+
+@njit(cache=True)
+def _warm_arm(mc, D, j, k, outlier, eta0, out, work):
+    """V_j from a guess eta0 of the root's multiplier (mc centred; minimiser in out), or -1.0 when the
+    guess does not bracket a root that certifies itself (the caller then solves from scratch).
+
+    The bracket [eta0 / r, eta0 r] (r = 1.5, then 1.5^3) must lie on one branch -- D + s eta Q
+    positive definite at both ends (first branch of a normal arm, or an outlier's q-piece), or at
+    neither (a normal arm's second branch) -- and hold a sign change of q(lambda(eta)), which is
+    monotone there (module docstring): its root is found by the bracketing secant. A normal arm's
+    root with c_j > 0 is a KKT point of the convex problem, hence its global minimum; an outlier's
+    root on [0, eta_max) is the S-lemma optimum of its piece {q <= 0}, compared with the half-space
+    piece as in the cold solve."""
+    s = 1.0 if outlier else -1.0
+    if not (eta0 > 0.0) or mc.shape[0] < 3:
+        return -1.0
+    if not outlier and _cj(mc, j) >= 0.0 and _q(mc, j, k) >= 0.0:
+        return -1.0
+    for r in (1.5, 3.375):
+        lo = eta0 / r
+        hi = eta0 * r
+        pd_lo = _pd(D, j, k, lo, s)
+        pd_hi = _pd(D, j, k, hi, s)
+        if pd_lo != pd_hi or (outlier and not pd_hi):
+            continue
+        q_lo = _lam(mc, D, j, k, lo, s, work)
+        q_hi = _lam(mc, D, j, k, hi, s, work)
+        if not ((q_lo < 0.0) != (q_hi < 0.0)):
+            continue
+        eta = _secant_q(mc, D, j, k, s, lo, hi, q_lo, q_hi, work)
+        _lam(mc, D, j, k, eta, s, work)
+        if outlier:
+            best = _halfspace(mc, D, j, out)
+            val = _f(mc, D, work)
+            if val < best:
+                best = val
+                out[:] = work
+            return best
+        if _cj(work, j) > 0.0:
+            out[:] = work
+            return _f(mc, D, work)
+        return -1.0
+    return -1.0
+
+
+@njit(cache=True)
+def arm_solve_nb(mc, D, j, k, outlier, eta0, out, work, work2):
+    """V_j with a guess ``eta0`` of its multiplier (0: none): :func:`_warm_arm`, or the full case
+    analysis where the guess does not certify itself; ``mc`` centred, the (centred) minimiser in
+    ``out``, ``work`` and ``work2`` work arrays of n. The value is the same as without a guess up to
+    the last bits of the root."""
+    v = _warm_arm(mc, D, j, k, outlier, eta0, out, work)
+    if v >= 0.0:
+        return v
+    return _arm(mc, D, j, k, outlier, out, work, work2)
+
+
+@njit(cache=True)
+def multiplier_of_node(j, node, rhos, D, k, outlier):
+    """The multiplier eta = rho / k^2 of arm j's best node in :func:`lower_bounds_nb` (0: none), a
+    guess for :func:`arm_solve_nb`."""
+    g = node[j]
+    if g < 0:
+        return 0.0
+    if not outlier[j]:
+        return rhos[g] / (k * k)
+    n = D.shape[0]
+    dmin = D[0]
+    for i in range(n):
+        dmin = min(dmin, D[i])
+    if g < OUTLIER_NODES:
+        return dmin * _outlier_fraction(g) / (k * k)
+    first = True
+    d2 = math.inf
+    for i in range(n):
+        if D[i] == dmin and first:
+            first = False
+        elif D[i] < d2:
+            d2 = D[i]
+    return (dmin + (d2 - dmin) * _outlier_fraction(g - OUTLIER_NODES)) / (k * k)
+
+
+@njit(cache=True)
 def _centred(mu):
     m = 0.0
     for i in range(mu.shape[0]):
@@ -837,6 +939,262 @@ def apex_is_minimiser_nb(mu, D, j, k):
         gg += d * d
     gj = D[j] * (a - mu[j]) - gm
     return gj >= 0.0 and n * gj * gj >= (n - 1.0 - k * k) * gg
+
+
+# ------------------------------------------------------------------------------------------
+# every arm at once: lower bounds from sums shared by all arms
+
+
+#: Global sums of :func:`node_sums_nb`, by index.
+_A0, _A1, _B, _SY2, _SYE, _S1E2, _SME, _SYM, _S1ED, _SY2D, _SME2, _S1E2D, _SBASE, _SINVD, _NSUMS = range(15)
+
+
+@njit(cache=True)
+def node_sums_nb(mc, D, rho, s, sums, full=True):
+    r"""The sums over all arms that every arm's bounds at the multiplier :math:`\eta=\rho/k^2` read
+    (:func:`lower_bounds_nb`), with :math:`E_i=D_i-s\rho` and :math:`y_i=D_i\bar\mu_i/E_i` (``mc``
+    centred): :math:`\sum1/E`, :math:`\sum y`, :math:`\sum D\bar\mu^2/E`, :math:`\sum y^2`,
+    :math:`\sum y/E`, :math:`\sum1/E^2`, :math:`\sum\bar\mu/E`, :math:`\sum y\bar\mu`,
+    :math:`\sum1/(ED)`, :math:`\sum y^2/D`, :math:`\sum\bar\mu/E^2`, :math:`\sum1/(E^2D)`,
+    :math:`\sum D\bar\mu^2`, :math:`\sum1/D`. O(n), in index order. Returns False (sums unusable)
+    where some :math:`E_i` is 0 (the node sits on a pole)."""
+    for c in range(_NSUMS):
+        sums[c] = 0.0
+    if not full:  # the dual alone (the outliers' nodes) reads the first three
+        for i in range(mc.shape[0]):
+            d = D[i]
+            m = mc[i]
+            e = d - s * rho
+            if e == 0.0:
+                return False
+            ie = 1.0 / e
+            sums[_A0] += ie
+            sums[_A1] += d * m * ie
+            sums[_B] += d * m * m * ie
+        return True
+    for i in range(mc.shape[0]):
+        d = D[i]
+        m = mc[i]
+        e = d - s * rho
+        if e == 0.0:
+            return False
+        ie = 1.0 / e
+        y = d * m * ie
+        sums[_A0] += ie
+        sums[_A1] += y
+        sums[_B] += d * m * m * ie
+        sums[_SY2] += y * y
+        sums[_SYE] += y * ie
+        sums[_S1E2] += ie * ie
+        sums[_SME] += m * ie
+        sums[_SYM] += y * m
+        sums[_S1ED] += ie / d
+        sums[_SY2D] += y * y / d
+        sums[_SME2] += m * ie * ie
+        sums[_S1E2D] += ie * ie / d
+        sums[_SBASE] += d * m * m
+        sums[_SINVD] += 1.0 / d
+    return True
+
+
+@njit(cache=True)
+def _node_bound(mcj, dj, n, k, rho, s, sums, want_hs, neg):
+    """(dual bound, half-space bound) of one arm at one node from :func:`node_sums_nb`; -inf where
+    a bound does not apply. ``neg``: how many E_i = D_i - s rho are negative (0, or 1 for an
+    outlier's node between the two smallest D_i, where D + eta Q is positive definite iff
+    s I + eta G has exactly one negative eigenvalue, as in :func:`_pd`)."""
+    rn = math.sqrt(n)
+    eta = rho / (k * k)
+    e = dj - s * rho
+    yj = dj * mcj / e
+    a0 = sums[_A0]
+    a1 = sums[_A1]
+    g11 = (n - 2.0) / e + a0 / n
+    g12 = k / e - k * a0 / n
+    g22 = k * k * a0 / n
+    p1 = rn * yj - a1 / rn
+    p2 = (k / rn) * a1
+    # H = s I + eta G; v = H^{-1} p
+    h11 = s + eta * g11
+    h22 = s + eta * g22
+    h12 = eta * g12
+    det = h11 * h22 - h12 * h12
+    dual = -math.inf
+    hs = -math.inf
+    if det == 0.0:
+        return dual, hs
+    v1 = (h22 * p1 - h12 * p2) / det
+    v2 = (h11 * p2 - h12 * p1) / det
+    # positive definite M(eta) (inertia, as _pd): s = -1 needs I - eta G > 0; s = +1 needs as many
+    # negative eigenvalues of s I + eta G as negative E_i
+    if s < 0.0:
+        pd = det > 0.0 and h11 + h22 < 0.0
+    elif det < 0.0:
+        pd = neg == 1
+    else:
+        pd = neg == 0 and h11 + h22 > 0.0
+    if pd:
+        # g = f(lam) + s eta q(lam) at the stationary point: -s rho sum D mc^2 / E + eta p' H^{-1} p
+        dual = -s * rho * sums[_B] + eta * (p1 * v1 + p2 * v2)
+    if not want_hs:
+        return dual, hs
+    # lam = y + gam / E + bet e_j, the stationary point; y = its centred direction
+    gam = eta * (v1 - k * v2) / rn
+    bet = -eta * rn * v1 / e
+    lam_mu = sums[_SYM] + gam * sums[_SME] + bet * mcj
+    m = (a1 + gam * a0 + bet) / n
+    lamj = yj + gam / e + bet
+    lam2 = sums[_SY2] + 2.0 * gam * sums[_SYE] + gam * gam * sums[_S1E2] + 2.0 * bet * (yj + gam / e) + bet * bet
+    pn2 = lam2 - n * m * m
+    if not pn2 > 0.0:
+        return dual, hs
+    pn = math.sqrt(pn2)
+    lam_d = sums[_SME] + gam * sums[_S1ED] + bet / dj
+    lam2_d = sums[_SY2D] + 2.0 * gam * sums[_SME2] + gam * gam * sums[_S1E2D] + (2.0 * bet * (yj + gam / e) + bet * bet) / dj
+    sinvd = sums[_SINVD]
+    pj = lamj - m
+    p_d = lam_d - m * sinvd
+    p_dp = lam2_d - 2.0 * m * lam_d + m * m * sinvd
+    udu = (1.0 - 2.0 / n) / dj + sinvd / (n * n)
+    udp = pj / dj - p_d / n
+    bmu = rn * mcj - k * lam_mu / pn
+    bdb = n * udu - 2.0 * rn * (k / pn) * udp + (k * k / pn2) * p_dp
+    if bmu < 0.0 and bdb > 0.0:
+        hs = bmu * bmu / bdb
+    return dual, hs
+
+
+@njit(cache=True)
+def _coarse_first(c, G):
+    """The c-th node visited of G: every eighth first (0, 8, 16, ...), then 1, 9, 17, ..., and so on
+    (so that a cutoff in :func:`lower_bounds_nb` drops an arm after a few nodes spread over the
+    whole range)."""
+    for r in range(8):
+        cnt = (G - r + 7) // 8 if G > r else 0  # nodes r, r + 8, ... below G
+        if c < cnt:
+            return r + 8 * c
+        c -= cnt
+    return G - 1
+
+
+#: Nodes of the outliers' dual in :func:`lower_bounds_nb`: rho = min_i D_i times
+#: :func:`_outlier_fraction` (from 1e-3 to 1 - 1e-4: 3/4 of them on a log scale up to 1/2, then
+#: denser towards the pole).
+OUTLIER_NODES = 40
+
+
+@njit(cache=True)
+def _outlier_fraction(g):
+    """rho / min_i D_i at the outliers' node g (:data:`OUTLIER_NODES`)."""
+    a = (3 * OUTLIER_NODES) // 4
+    if g < a:
+        return 10.0 ** (-3.0 + 2.7 * g / (a - 1))
+    return 1.0 - 10.0 ** (-0.3 - 3.7 * (g - a + 1) / (OUTLIER_NODES - a))
+
+
+@njit(cache=True)
+def lower_bounds_nb(mc, D, k, outlier, rhos, lb, node, sums, cutoff=math.inf):
+    r"""Lower bounds on every arm's :math:`V_j` in :math:`O(nG)` for G multipliers ``rhos``
+    (:math:`\eta=\rho/k^2`), and the node of each arm's best bound (-1: none), from sums shared by
+    all arms (:func:`node_sums_nb`; ``mc`` centred, ``sums`` a work array of 16).
+
+    Normal arm: the largest, over the nodes, of the Lagrangian dual :math:`f-\eta q` at its
+    stationary point (where :math:`D-\eta Q\succ0`: the distance to the double cone) and of the
+    half-space bound whose direction :math:`y` is that stationary point's, centred and normalised
+    (valid at every :math:`\eta`: :math:`K_j\subseteq\{\sqrt n\,c_j\ge k\,y^\top c\}`), and the
+    half-space bound with :math:`y=\bar\mu/\|\bar\mu\|` (no node). Outlier arm: the smaller of its
+    half-space piece and the best dual :math:`f+\eta q` over the nodes with :math:`\rho<\min_iD_i`
+    (there :math:`E\succ0`, so :math:`D+\eta Q\succ0`). Each is a lower bound in exact arithmetic;
+    rounding is not accounted for, so the samplers use them to order and to choose, never to
+    certify a stop. An arm whose bound exceeds ``cutoff`` (an upper value on :math:`\min_jV_j`,
+    say) is not tightened further: it cannot be the smallest."""
+    n = mc.shape[0]
+    rn = math.sqrt(n)
+    dmin = D[0]
+    sinvd = 0.0
+    ss = 0.0
+    for i in range(n):
+        dmin = min(dmin, D[i])
+        sinvd += 1.0 / D[i]
+        ss += mc[i] * mc[i]
+    norm = math.sqrt(ss)
+    sy_d = 0.0  # sum y_i / D_i and sum y_i^2 / D_i for y = mc / ||mc||
+    sy2_d = 0.0
+    if norm > 0.0:
+        for i in range(n):
+            sy_d += mc[i] / (norm * D[i])
+            sy2_d += mc[i] * mc[i] / (ss * D[i])
+    for j in range(n):
+        node[j] = -1
+        lb[j] = 0.0
+        udu = (1.0 - 2.0 / n) / D[j] + sinvd / (n * n)
+        if outlier[j]:
+            lb[j] = mc[j] * mc[j] / udu  # the half-space piece {c_j <= 0}: c_j^2 / (u_j' D^-1 u_j)
+        elif norm > 0.0:
+            bmu = rn * mc[j] - k * norm
+            bdb = n * udu - 2.0 * rn * k * (mc[j] / (norm * D[j]) - sy_d / n) + k * k * sy2_d
+            if bmu < 0.0 and bdb > 0.0:
+                lb[j] = bmu * bmu / bdb
+    have_outlier = False
+    for j in range(n):
+        if outlier[j]:
+            have_outlier = True
+    G = rhos.shape[0]
+    for c in range(G):
+        g = _coarse_first(c, G)
+        rho = rhos[g]
+        need = False
+        for j in range(n):
+            if not outlier[j] and lb[j] <= cutoff:
+                need = True
+                break
+        if not need or not node_sums_nb(mc, D, rho, -1.0, sums):
+            continue
+        for j in range(n):
+            if outlier[j] or lb[j] > cutoff:
+                continue
+            dual, hs = _node_bound(mc[j], D[j], n, k, rho, -1.0, sums, True, 0)
+            v = max(dual, hs)
+            if v > lb[j]:
+                lb[j] = v
+                node[j] = g
+    if have_outlier:
+        # outliers: the q-piece's dual at the nodes below the first pole, then the smaller piece
+        best = np.zeros(n)  # the dual at eta = 0 is 0
+        d2 = math.inf  # the second smallest D_i: the nodes go on between the two poles
+        first = True
+        for i in range(n):
+            if D[i] == dmin and first:
+                first = False
+            elif D[i] < d2:
+                d2 = D[i]
+        two = d2 < math.inf and d2 > dmin * (1.0 + 1e-9)
+        for c in range(2 * OUTLIER_NODES):
+            g = _coarse_first(c, 2 * OUTLIER_NODES)
+            if g < OUTLIER_NODES:
+                rho = dmin * _outlier_fraction(g)
+                neg = 0
+            else:
+                if not two:
+                    continue
+                rho = dmin + (d2 - dmin) * _outlier_fraction(g - OUTLIER_NODES)
+                neg = 1
+            need = False
+            for j in range(n):
+                if outlier[j] and min(lb[j], best[j]) <= cutoff:
+                    need = True
+                    break
+            if not need or not node_sums_nb(mc, D, rho, 1.0, sums, False):
+                continue
+            for j in range(n):
+                if outlier[j] and min(lb[j], best[j]) <= cutoff:
+                    dual, _ = _node_bound(mc[j], D[j], n, k, rho, 1.0, sums, False, neg)
+                    if dual > best[j]:
+                        best[j] = dual
+                        node[j] = g
+        for j in range(n):
+            if outlier[j]:
+                lb[j] = min(lb[j], best[j])
 
 
 # ------------------------------------------------------------------------------------------
