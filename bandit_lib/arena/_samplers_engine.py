@@ -93,7 +93,13 @@ DEBUG_EXACT = False
 
 # codes of the samplers, stops and Top-Two rules, as the kernels see them
 RR, D_TRACKING, C_TRACKING, TOP_TWO, FRANK_WOLFE = range(5)
-SAMPLER_CODES = {"rr": RR, "d_tracking": D_TRACKING, "c_tracking": C_TRACKING, "top_two": TOP_TWO, "frank_wolfe": FRANK_WOLFE}
+SAMPLER_CODES = {
+    "rr": RR,
+    "d_tracking": D_TRACKING,
+    "c_tracking": C_TRACKING,
+    "top_two": TOP_TWO,
+    "frank_wolfe": FRANK_WOLFE,
+}
 GLR, CS, NO_STOP = range(3)
 STOPS = {"glr": GLR, "cs": CS, "none": NO_STOP}
 TT_FIXED, TT_IDS = range(2)
@@ -575,7 +581,7 @@ def fixed_threshold_start_nb(mu, k, w):
 @njit(cache=True)
 def start_nb(mu, k, w, warm, wk):
     """The start of a target computation, in w: the fixed-threshold weights of mu, or (``warm``) the
-    last target w if its smallest lower bound is at least theirs."""
+    last target w if its smallest lower bound is at least theirs. Returns whether w is the last target."""
     fl, rhos, node, sums, outlier = wk[0], wk[1], wk[2], wk[3], wk[4]
     n = mu.shape[0]
     cold = fl[_W]
@@ -590,9 +596,10 @@ def start_nb(mu, k, w, warm, wk):
             D[i] = cold[i] / 0.5
         f_cold = lb[bounds_nb(mu, D, k, outlier, lb, fl, rhos, node, sums)]
         if f_warm >= f_cold:
-            return
+            return True
     for i in range(n):
         w[i] = cold[i]
+    return False
 
 
 @njit(cache=True)
@@ -762,8 +769,11 @@ def block_nb(
             mu[i] = sums[i] / counts[i]
         ist[_SOLVES] += 1
         if sampler == D_TRACKING or sampler == C_TRACKING:
-            start_nb(mu, k, A, ist[_STEPS] > 0, wk)
-            target_steps_nb(mu, k, 0.5, A, 0, steps, wk)
+            # from the last target, the step sizes go on shrinking (a refinement); from the
+            # fixed-threshold weights they start again
+            if not start_nb(mu, k, A, ist[_SOLVES] > 1, wk):
+                ist[_STEPS] = 0
+            target_steps_nb(mu, k, 0.5, A, ist[_STEPS], steps, wk)
             ist[_STEPS] += steps
             ist[_NEXT] = int(math.ceil(ratio * t))
         elif sampler == TOP_TWO:
@@ -843,7 +853,9 @@ def blocks_nb(
     f = wk[8]
     t = ist[_T]
     while True:
-        code = _check_nb(stop, t, n, cap, m, ist, fst, sums, counts, k, sigma, cg, C, interval, margin, python_stop, r, wk)
+        code = _check_nb(
+            stop, t, n, cap, m, ist, fst, sums, counts, k, sigma, cg, C, interval, margin, python_stop, r, wk
+        )
         if code >= 0:
             ist[_T] = t
             return code
@@ -873,7 +885,9 @@ def _initial_pulls_nb(kind, keys, means, scale, tv, offsets, blocks, words, sums
 # Python: arguments, state, the fast engine's driver, the outcome
 
 
-def check_sampler(tape, k, delta, cap, threshold, sub_gaussian, check_every, every, engine, stop="glr", interval="triangle"):
+def check_sampler(
+    tape, k, delta, cap, threshold, sub_gaussian, check_every, every, engine, stop="glr", interval="triangle"
+):
     """Validate the arguments the samplers share; returns the dict of :func:`sampler_setup`.
 
     The samplers need the Gaussian divergence: ``sub_gaussian=s`` (default 1/2, rewards in [0, 1])
@@ -915,6 +929,18 @@ def check_lazy(lazy) -> float:
     if not 0.0 <= lazy <= 1.0:
         raise ValueError(f"lazy must lie in [0, 1] (re-solve after a fraction lazy of t more pulls); got lazy={lazy!r}")
     return lazy
+
+
+def game(G, w, steps: int = GAME_STEPS) -> tuple[np.ndarray, float]:
+    """(z, its value) for the game of :func:`game_nb` on the rows of G."""
+    G = np.ascontiguousarray(G, dtype=np.float64)
+    w = np.ascontiguousarray(w, dtype=np.float64)
+    steps = check_int("steps", steps, minimum=1)
+    if G.ndim != 2 or G.shape[1] != len(w) or G.shape[0] < 1:
+        raise ValueError(f"G must be an (m, n) array with n = len(w) = {len(w)}; got G.shape={G.shape}")
+    z = np.empty(len(w))
+    value = game_nb(G, G.shape[0], w, steps, z)
+    return z, float(value)
 
 
 @functools.lru_cache(maxsize=64)
@@ -1049,7 +1075,9 @@ def outcome(sampler: str, a: dict, st: State, capped: bool, engine: str) -> Outc
     mu_hat = st.sums / st.counts
     if a["stop"] == "cs":
         yhat, r = np.empty(n), np.empty(n)
-        theta, beta_th = theta_beta_nb(*exact_nb(st.sums, st.counts, a["sigma"], a["C"], yhat, r, False), n, a["k"], a["interval"])
+        theta, beta_th = theta_beta_nb(
+            *exact_nb(st.sums, st.counts, a["sigma"], a["C"], yhat, r, False), n, a["k"], a["interval"]
+        )
         output = np.flatnonzero(yhat > theta)
         stat = {"theta": float(theta), "beta_theta": float(beta_th)}
     else:
@@ -1131,6 +1159,7 @@ __all__ = [
     "STOP_MARGIN",
     "TT_RULES",
     "check_sampler",
+    "game",
     "game_nb",
     "run_fast",
     "run_reference",

@@ -148,7 +148,7 @@ import numpy as np
 from numba import njit
 
 from bandit_lib.arena.glr import c_gauss as _c_gauss
-from bandit_lib.arena.lower_bound import check_k_for
+from bandit_lib.arena.secular import check_k_for
 from bandit_lib.checks import (
     check_cap,
     check_choice,

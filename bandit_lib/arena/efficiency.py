@@ -32,8 +32,8 @@ import numpy as np
 
 from bandit_lib.arena import _samplers_engine as eng
 from bandit_lib.arena.glr import kk21_gaussian_threshold
-from bandit_lib.arena.lower_bound import _gap_sign, check_k_for, optimal_weights
-from bandit_lib.arena.secular import arm_values_nb
+from bandit_lib.arena.lower_bound import optimal_weights
+from bandit_lib.arena.secular import arm_values_nb, check_k_for, outlier_mask
 from bandit_lib.arena.toptwo import LAZY
 from bandit_lib.checks import check_choice, check_int, check_open_unit, check_positive, check_vector
 from bandit_lib.tapes import gaussian_tape
@@ -75,7 +75,7 @@ def allocation_value(means, k: float, counts, *, sigma: float = SIGMA) -> float:
     w = np.asarray(counts, dtype=np.float64)
     w = w / w.sum()
     values = np.empty(len(means))
-    j = arm_values_nb(means, w / (2.0 * sigma * sigma), k, _gap_sign(means, k), values)
+    j = arm_values_nb(means, w / (2.0 * sigma * sigma), k, outlier_mask(means, k), values)
     return float(values[j])
 
 
@@ -124,7 +124,7 @@ def stopping_ratio(means, k: float, sampler: str, delta: float, runs: int, *, se
     delta = check_open_unit("delta", delta)
     runs = check_int("runs", runs, minimum=1)
     t_lo, t_hi = characteristic_time(means, k) if T_star is None else T_star
-    truth = np.flatnonzero(_gap_sign(means, k))
+    truth = np.flatnonzero(outlier_mask(means, k))
     taus, betas, errors = [], [], 0
     for r in range(runs):
         tape = gaussian_tape(means, SIGMA, np.random.SeedSequence([int(seed), r]))

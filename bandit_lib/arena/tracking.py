@@ -29,9 +29,10 @@ costs O(n) bookkeeping, about a round of round robin, and its pulls keep each co
 pull of its share. ``w*(mu_hat)`` is computed at the empirical means. ``weights="gaussian"`` (the
 suite's choice) computes the target under the Gaussian divergence (sigma = 1/2, the sub-Gaussian
 proxy of a reward in [0, 1]; the weights do not depend on sigma) by the fixed scheme of
-:func:`target_weights` (``steps`` supergradient steps, from the better -- by the smallest lower
-bound on the values -- of the last target and the fixed-threshold weights), so a run is the same
-on any scipy; ``weights="exact"``
+:func:`target_weights` (``steps`` supergradient steps from the better -- by the smallest lower
+bound on the values -- of the last target and the fixed-threshold weights; from the last target
+the step sizes go on shrinking, so the target is refined over the re-solves), so a run is the
+same on any scipy; ``weights="exact"``
 uses :func:`bandit_lib.arena.lower_bound.optimal_weights` under the tape's own divergence with a
 loose tolerance (``rtol``): for Bernoulli arms that costs 25-50 s per computation at n = 20
 (multi-start SLSQP), and its result depends on scipy's SLSQP and HiGHS iterates. Only the

@@ -63,7 +63,16 @@ from bandit_lib.arena.lower_bound import (
     kl_bernoulli,
     single_arm_bound,
 )
-from bandit_lib.arena.secular import _arm, _centred, _cj, _f, _halfspace, _lam, _mean_ss, _pd, _q, _ss
+from bandit_lib.arena.secular import arm_centred_nb as _arm
+from bandit_lib.arena.secular import centred_nb as _centred
+from bandit_lib.arena.secular import cj_nb as _cj
+from bandit_lib.arena.secular import halfspace_nb as _halfspace
+from bandit_lib.arena.secular import mean_ss_nb as _mean_ss
+from bandit_lib.arena.secular import objective_nb as _f
+from bandit_lib.arena.secular import positive_definite_nb as _pd
+from bandit_lib.arena.secular import q_nb as _q
+from bandit_lib.arena.secular import ss_nb as _ss
+from bandit_lib.arena.secular import stationary_point_nb as _lam
 from bandit_lib.checks import check_int, check_positive
 
 #: Bernoulli alternatives stay in [BOX, 1 - BOX]
