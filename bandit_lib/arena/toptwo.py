@@ -28,17 +28,25 @@ or, with ``sub_gaussian=None``, a Gaussian tape's own sigma.
      4      if t >= T_max: return Omega(mu_hat), t (capped)
      5      forced exploration: the arms with N_i < sqrt(t) - n/2 get the block's first pulls
      6      if t >= next:                                                   # re-solving
-     7          leader <- argmin_j lb_j(N)   (lower bounds on V_j, within ~1% of V_j)
-     8          lam* <- minimiser of V_leader; g_i <- d(mu_hat_i, lam*_i); challenger <- argmax_{i != leader} g_i
-     9          beta_t <- beta (rule "fixed")  or  g_leader / (g_leader + g_challenger) (rule "ids")
+     7          H <- the arms whose lower bound lb_j on V_j(N) is within 5% of the smallest (at most 16)
+     8          for j in H: lam^(j) <- minimiser of V_j; g^(j)_i <- d(mu_hat_i, lam^(j)_i); M_j <- V_j(N)
+     9                      c_j <- argmax_{i != j} g^(j)_i; beta_j <- g^(j)_j / (g^(j)_j + g^(j)_{c_j})
     10          next <- t + max(every, ceil(lazy t))
-    11      each remaining step of the block: L(leader) += 1; B^lead(leader) += beta_t;
-    12          pull the leader if N^lead(leader) < beta L(leader) ("fixed") or < B^lead(leader) ("ids")
-    13          (then N^lead(leader) += 1), else the challenger
+    11      each remaining step of the block:
+    12          leader <- argmin_{j in H} M_j; challenger <- c_leader; L(leader) += 1; B^lead(leader) += beta_leader
+    13          pull the leader if N^lead(leader) < beta L(leader) ("fixed") or < B^lead(leader) ("ids")
+    14          (then N^lead(leader) += 1), else the challenger; M_j += g^(j)_a for every j in H (a: the arm pulled)
 
-Ties go to the lowest index. Line 12 is TTUCB's deterministic per-leader tracking in place of
+Ties go to the lowest index. Line 13 is TTUCB's deterministic per-leader tracking in place of
 Russo's coin of bias beta; with the "ids" rule the leader's target is the running sum of the
-betas of the steps it led.
+betas of the steps it led. **Between re-solves** the values of the candidate alternatives are
+tracked by their tangent models :math:`M_j=\sum_iN_i\,d(\hat\mu_i,\lambda^{(j)}_i)` (line 14): exact at
+the re-solve, an upper bound on :math:`V_j(N)` after it (the fixed point :math:`\lambda^{(j)}` stays
+in :math:`A_j`), tight to first order; so the leader changes from step to step as it would if every
+step re-solved (up to the drift of :math:`\hat\mu` and the curvature of :math:`V_j`), at O(|H|) a
+step. The candidates come from lower bounds on all n values computed at once in :math:`O(nG)`
+(:func:`~bandit_lib.arena.secular.lower_bounds_nb`, within about 1% of the values); the exact
+minimisers are solved for the candidates only.
 
 **Why rule "ids" (the default).** With rule "fixed" and beta = 1/2 (the book's first adaptation,
 kept as the ablation ``rule="fixed"``), the leader is nearly always the same binding arm (the
@@ -51,7 +59,7 @@ it is a heuristic adaptation): an over-pulled leader's own gradient falls and it
 What it reaches is measured by :func:`bandit_lib.arena.efficiency.allocation_efficiency`.
 
 **Re-solving** (``every``, ``lazy``): lines 7-9 cost :math:`O(nG)` for the lower bounds of all
-arms plus one exact O(n) solve (:mod:`~bandit_lib.arena._samplers_engine`), at most once per
+arms plus one exact O(n) solve per candidate (:mod:`~bandit_lib.arena._samplers_engine`), at most once per
 ``every`` pulls (default n) and, once :math:`t>\text{every}/\text{lazy}`, once per growth of t by
 the fraction ``lazy`` (:math:`\ln(T/t_0)/\text{lazy}` re-solves in all), so the amortised cost
 per pull falls as 1/t; between re-solves a block costs O(n) bookkeeping (about a round of round
