@@ -22,6 +22,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from numba import njit
 
 from bandit_lib.checks import check_nonnegative, check_vector
 
@@ -98,6 +99,36 @@ def max_outlier_fraction(k: float) -> float:
     """Largest fraction of arms that can lie strictly above mean + k * std: 1 / (1 + k^2)."""
     k = check_nonnegative("k", k)
     return 1.0 / (1.0 + k * k)
+
+
+# ------------------------------------------------------------------------------------------
+# numba kernels (ZHUANG17's engines and the arena's detectors compute the threshold and the
+# interval test with these, summed in index order; the Python functions above are the API)
+
+
+@njit(cache=True)
+def threshold_nb(yhat: np.ndarray, k: float):
+    """(mu, sigma, theta) of the empirical means, summed in index order."""
+    n = yhat.shape[0]
+    acc = 0.0
+    for i in range(n):
+        acc += yhat[i]
+    mu = acc / n
+    acc2 = 0.0
+    for i in range(n):
+        d = yhat[i] - mu
+        acc2 += d * d
+    sig = math.sqrt(acc2 / n)
+    return mu, sig, mu + k * sig
+
+
+@njit(cache=True)
+def is_active_nb(y: float, beta: float, theta: float, beta_th: float) -> bool:
+    """ZHUANG17's Eq. (2): the arm's interval ``y +- beta`` overlaps the threshold's
+    ``theta +- beta_th`` (strict; a tie ``y = theta`` goes to the second branch)."""
+    if y > theta:
+        return y - beta < theta + beta_th
+    return y + beta > theta - beta_th
 
 
 def degenerate_reason(means, k: float | None) -> str | None:

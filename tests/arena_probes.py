@@ -21,6 +21,7 @@ import pandas as pd
 
 from bandit_lib.arena import (
     anytime,
+    efficiency,
     experiments,
     frank_wolfe,
     glr,
@@ -720,17 +721,140 @@ add("report.wall_times", "lacks wall_s", lambda: report.wall_times(ROWS.drop(col
 add("report.decomposition", "chain of one", lambda: report.decomposition(ROWS, ["A"]), err(r"chain"))
 add("report.decomposition", "detector unknown", lambda: report.decomposition(ROWS, ["A", "XYZ"]), err(r"XYZ"))
 
+# ------------------------------------------------------------------------------------------
+# efficiency
+
+
+def _eff(means, k, sigma):
+    return efficiency.characteristic_time(means, k, sigma=sigma)
+
+
+mean_probes("efficiency.characteristic_time", _eff, equal=INFINITE, on=INFINITE)
+mean_probes(
+    "efficiency.allocation_value",
+    lambda m, k, s: efficiency.allocation_value(m, k, [1.0] * len(m), sigma=s),
+    equal=val(lambda v: v == 0.0, "F = 0 where T* is infinite (docstring)"),
+    on=val(lambda v: v == 0.0, "F = 0 where T* is infinite (docstring)"),
+)
+add(
+    "efficiency.allocation_value",
+    "counts wrong length",
+    lambda: efficiency.allocation_value(MU, K, [1, 2]),
+    err(r"counts"),
+)
+add(
+    "efficiency.allocation_value",
+    "counts negative",
+    lambda: efficiency.allocation_value(MU, K, [1, 2, -1, 1, 1]),
+    err(r"counts"),
+)
+add(
+    "efficiency.allocation_value",
+    "counts all zero",
+    lambda: efficiency.allocation_value(MU, K, [0] * 5),
+    err(r"counts"),
+)
+add(
+    "efficiency.allocation_value",
+    "counts NaN",
+    lambda: efficiency.allocation_value(MU, K, [1, NAN, 1, 1, 1]),
+    err(r"counts"),
+)
+for label, f in (
+    ("allocation_efficiency", lambda m, k, s: efficiency.allocation_efficiency(m, k, "D-Tracking", [100, 200])),
+    ("stopping_ratio", lambda m, k, s: efficiency.stopping_ratio(m, k, "D-Tracking", 0.1, 2)),
+):
+    mean_probes(f"efficiency.{label}", f, sigma=False, equal=INFINITE, on=INFINITE)
+    add(
+        f"efficiency.{label}",
+        "arm 1e-13 off the threshold",
+        lambda f=f: f(NEAR, K_ON, 0.5),
+        err(r"threshold|estimate|pulls")
+        if label == "stopping_ratio"
+        else val(lambda v: v["T_hi"] > 1e20, "T* huge or unbounded above (docstring)"),
+    )
+add(
+    "efficiency.allocation_efficiency",
+    "sampler unknown",
+    lambda: efficiency.allocation_efficiency(MU, K, "X", [50]),
+    err(r"sampler"),
+)
+add(
+    "efficiency.allocation_efficiency",
+    "pulls below n",
+    lambda: efficiency.allocation_efficiency(MU, K, "D-Tracking", [2]),
+    err(r"pulls"),
+)
+add(
+    "efficiency.allocation_efficiency",
+    "pulls decreasing",
+    lambda: efficiency.allocation_efficiency(MU, K, "D-Tracking", [100, 50]),
+    err(r"pulls"),
+)
+add(
+    "efficiency.allocation_efficiency",
+    "pulls empty",
+    lambda: efficiency.allocation_efficiency(MU, K, "D-Tracking", []),
+    err(r"pulls"),
+)
+add(
+    "efficiency.allocation_efficiency",
+    "T_star NaN",
+    lambda: efficiency.allocation_efficiency(MU, K, "D-Tracking", [50], T_star=(NAN, 1.0)),
+    err(r"T_star"),
+)
+add(
+    "efficiency.allocation_efficiency",
+    "T_star reversed",
+    lambda: efficiency.allocation_efficiency(MU, K, "D-Tracking", [50], T_star=(2.0, 1.0)),
+    err(r"T_star"),
+)
+add(
+    "efficiency.stopping_ratio",
+    "delta 0",
+    lambda: efficiency.stopping_ratio(MU, K, "D-Tracking", 0.0, 2),
+    err(r"delta"),
+)
+add(
+    "efficiency.stopping_ratio",
+    "delta NaN",
+    lambda: efficiency.stopping_ratio(MU, K, "D-Tracking", NAN, 2),
+    err(r"delta"),
+)
+add("efficiency.stopping_ratio", "runs 0", lambda: efficiency.stopping_ratio(MU, K, "D-Tracking", 0.1, 0), err(r"runs"))
+add(
+    "efficiency.stopping_ratio",
+    "sampler unknown",
+    lambda: efficiency.stopping_ratio(MU, K, "X", 0.1, 2),
+    err(r"sampler"),
+)
+add(
+    "efficiency.stopping_ratio",
+    "cap 0",
+    lambda: efficiency.stopping_ratio(MU, K, "D-Tracking", 0.1, 2, cap=0),
+    err(r"cap"),
+)
+add("efficiency.log_grid", "first 0", lambda: efficiency.log_grid(0, 100, 5, 5), err(r"first"))
+add("efficiency.log_grid", "last below first", lambda: efficiency.log_grid(100, 10, 5, 5), err(r"last"))
+add("efficiency.log_grid", "points 0", lambda: efficiency.log_grid(10, 100, 0, 5), err(r"points"))
+add("efficiency.log_grid", "multiple NaN", lambda: efficiency.log_grid(10, 100, 5, NAN), err(r"multiple"))
+
+
 #: public names of bandit_lib.arena's modules that take no probe, and why
 EXEMPT = {
     "numba kernel of a hot loop: it takes the arguments that its public caller checked": [
         "anytime.radius_nb", "anytime.theta_beta_nb", "anytime.exact_nb", "anytime.fold_nb", "anytime.any_active_nb",
         "anytime.rr_cs_kernel", "anytime.wrr_cs_kernel", "secular.arm_minimiser_nb", "secular.arm_value_nb",
         "secular.arm_values_nb", "secular.dual_lower_nb", "secular.isotropic_values_nb", "secular.arm_minimisers_nb",
-        "secular.apex_is_minimiser_nb",
+        "secular.apex_is_minimiser_nb", "secular.arm_centred_nb", "secular.arm_solve_nb", "secular.centred_nb",
+        "secular.cj_nb", "secular.halfspace_nb", "secular.lower_bounds_nb", "secular.mean_ss_nb",
+        "secular.node_sums_nb", "secular.objective_nb", "secular.positive_definite_nb", "secular.q_nb",
+        "secular.ss_nb", "secular.stationary_point_nb", "secular.multiplier_of_node", "secular.outlier_mask",
     ],
+    "argument check, probed through every function that calls it": ["secular.check_weights"],
     "a reference engine called with the arguments its public function checked (docstring says so)": [
         "anytime.rr_cs_reference", "anytime.wrr_cs_reference", "glr.rr_glr_reference",
-        "tracking.track_and_stop_reference",
+
     ],
     "argument check of the detectors, probed through every detector above": ["anytime.check_cs"],
     "a frozen dataclass of results (no arguments to check)": [

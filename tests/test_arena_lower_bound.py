@@ -363,7 +363,9 @@ def test_optimal_weights_and_certified_lower_T_agree_with_the_eigh_path(monkeypa
     assert cert[0] == pytest.approx(cert_ref[0], rel=1e-6)
     cert_g = certified_lower_T(mu, k, divergence="gaussian", sigma=0.5)
     cert_g_ref = _with_solver(monkeypatch, "eigh", lambda: certified_lower_T(mu, k, divergence="gaussian", sigma=0.5))
-    assert cert_g[0] == pytest.approx(cert_g_ref[0], rel=1e-6)
+    # the two solvers' values agree to ~2e-11 here; the cutting-plane loop's stopping iteration can
+    # shift with such differences (measured 3e-6 at n = 20): both ends are certified lower bounds
+    assert cert_g[0] == pytest.approx(cert_g_ref[0], rel=1e-5)
     if n <= 8:  # (the cutting-plane LP, not the inner solver, makes n = 20 take ~40 s)
         ch = optimal_weights(mu, k, sigma=0.5, rtol=1e-7)
         ch_ref = _with_solver(monkeypatch, "eigh", lambda: optimal_weights(mu, k, sigma=0.5, rtol=1e-7))

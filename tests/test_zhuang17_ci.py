@@ -8,13 +8,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 from scipy import special
 
-from bandit_lib.ksigma import ksigma_threshold
+from bandit_lib.ksigma import is_active_nb, ksigma_threshold
 from bandit_lib.zhuang17.intervals import (
     AgrestiCoullCI,
     HoeffdingCI,
     delta_prime,
     evaluate_kernel,
-    is_active_nb,
     l_of_k,
     rho_star,
     z_value_nb,

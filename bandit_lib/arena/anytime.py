@@ -62,7 +62,7 @@ O(1) from the running sums :math:`\sum_i r_i` and :math:`\sum_i r_i^2`.
 
 **Stop and output; why delta-correct.** Arm i is *active* iff its box
 :math:`[\hat\mu_i \pm r_i]` overlaps :math:`[\hat\theta \pm \beta_\theta]`, exactly as ZHUANG17's
-Eq. (2) (:func:`bandit_lib.zhuang17.intervals.is_active_nb`: strict, a tie
+Eq. (2) (:func:`bandit_lib.ksigma.is_active_nb`: strict, a tie
 :math:`\hat\mu_i = \hat\theta` goes to the second branch). The detector stops when no arm is active
 and outputs :math:`\hat\Omega = \{i : \hat\mu_i > \hat\theta\}`. On :math:`\mathcal E`,
 :math:`\mu` lies in every box, so :math:`\theta(\mu) \in [\hat\theta \pm \beta_\theta]`. At a stop,
@@ -148,7 +148,7 @@ import numpy as np
 from numba import njit
 
 from bandit_lib.arena.glr import c_gauss as _c_gauss
-from bandit_lib.arena.lower_bound import check_k_for
+from bandit_lib.arena.secular import check_k_for
 from bandit_lib.checks import (
     check_cap,
     check_choice,
@@ -160,10 +160,10 @@ from bandit_lib.checks import (
     check_real,
     check_vector,
 )
-from bandit_lib.ksigma import cap_or_refuse
+from bandit_lib.ksigma import cap_or_refuse, is_active_nb
 from bandit_lib.runner import DEFAULT_CAP, Outcome
 from bandit_lib.tapes import BERNOULLI, GAUSSIAN, RewardTape, check_tape, philox_block, pull_sum, uniform_of
-from bandit_lib.zhuang17.intervals import is_active_nb, rho_star
+from bandit_lib.zhuang17.intervals import rho_star
 
 #: Threshold intervals (integer codes for the kernels): the triangle bound (default) and the ball bound.
 TRIANGLE, BALL = 0, 1

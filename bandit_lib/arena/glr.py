@@ -67,11 +67,10 @@ from bandit_lib.arena.lower_bound import (
     DIVERGENCES,
     EPS,
     _arm_values,
-    check_k_for,
     divergence_values,
     leave_one_out_thresholds,
 )
-from bandit_lib.arena.secular import isotropic_values_nb
+from bandit_lib.arena.secular import check_k_for, isotropic_values_nb
 from bandit_lib.checks import (
     check_cap,
     check_choice,

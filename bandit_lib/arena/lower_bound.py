@@ -110,11 +110,11 @@ import numpy as np
 from scipy import optimize
 
 from bandit_lib.arena.secular import (  # the argument checks live there: secular sits below this module
-    _check_weights,
     apex_is_minimiser_nb,
     arm_minimiser_nb,
     arm_minimisers_nb,
     check_k_for,
+    check_weights,
 )
 from bandit_lib.checks import check_choice, check_int, check_open_unit, check_positive, check_real, check_vector
 from bandit_lib.ksigma import degenerate_reason, ksigma_threshold
@@ -501,7 +501,7 @@ def arm_values(
     An arm exactly on the threshold (all means equal included) lies in its own A_j: its value is
     0, on purpose (mu is in the closure of Alt(mu))."""
     mu, k, divergence, sigma = _check_problem(mu, k, divergence, sigma)
-    w = _check_weights(w, len(mu))
+    w = check_weights(w, len(mu))
     return _arm_values(mu, w, k, divergence, sigma, fixed_threshold)
 
 

@@ -1,82 +1,95 @@
-r"""Top-Two sampling for k-sigma outlier identification, stopped by the GLR stop of :mod:`bandit_lib.arena.glr`.
+r"""Top-Two sampling for k-sigma outlier identification, with the GLR stop of
+:mod:`bandit_lib.arena.glr` or the per-arm confidence sequences of :mod:`bandit_lib.arena.anytime`.
 
 **What is and is not proven.** Top-Two algorithms were designed and analysed for *best-arm*
 identification: Russo (2016, "Simple Bayesian algorithms for best arm identification"); Jourdan,
 Degenne, Baudry, de Heide & Kaufmann (2022, "Top two algorithms revisited"); Jourdan & Degenne
-(2023, TTUCB, "Non-asymptotic analysis of a UCB-based top two algorithm"). This module adapts the
-idea to k-sigma outliers. Its only guarantee here is **delta-correctness**, which comes from the GLR
-stop (time-uniform threshold, valid for any sampling rule; see :mod:`~bandit_lib.arena.glr`). Its
-sample complexity on this problem -- asymptotic optimality or any bound -- is **not** proven.
+(2023, TTUCB, "Non-asymptotic analysis of a UCB-based top two algorithm"); You, Qin, Wang & Yang
+(2023, "Information-directed selection for top-two algorithms", IDS). This module adapts the idea
+to k-sigma outliers. Its only guarantee here is **delta-correctness**, which comes from the stop
+(GLR or confidence sequences: both valid for any sampling rule). Its sample complexity on this
+problem -- asymptotic optimality or any bound -- is **not** proven; the allocation's efficiency is
+*measured* (:mod:`bandit_lib.arena.efficiency`).
 
 **Notation.** Counts :math:`N`, empirical means :math:`\hat\mu`, and for each arm j
 :math:`V_j(N)=\inf_{\lambda\in A_j}\sum_iN_i\,d(\hat\mu_i,\lambda_i)` (arm j changes side;
-:mod:`~bandit_lib.arena.lower_bound`), the GLR statistic :math:`Z=\min_jV_j`, the arm
-:math:`j^*=\arg\min_jV_j` whose side the GLR is least sure of, the minimiser :math:`\lambda^*` of
-:math:`V_{j^*}`, and :math:`g_i=d(\hat\mu_i,\lambda^*_i)=\partial V_{j^*}/\partial N_i` (envelope
-theorem): how much one more pull of arm i would raise the binding value. The divergence is Gaussian,
+:mod:`~bandit_lib.arena.lower_bound`), the binding alternative's minimiser :math:`\lambda^*` and
+:math:`g_i=d(\hat\mu_i,\lambda^*_i)=\partial V_{\rm leader}/\partial N_i` (envelope theorem): how much
+one more pull of arm i raises the leader's value. The divergence is Gaussian,
 :math:`d(x,y)=(x-y)^2/(2\sigma^2)`, with :math:`\sigma=` ``sub_gaussian`` (1/2 for rewards in [0, 1])
 or, with ``sub_gaussian=None``, a Gaussian tape's own sigma.
 
 ::
 
-    TopTwo(arms, k, delta, beta, every, m = check_every, T_max):
-     1  pull every arm once; t <- n; L <- 0; N^lead <- 0; next <- n     # L, N^lead: one counter per arm
-     2  loop
-     3      if m | t and Z(t) > threshold(t, n, delta): return Omega(mu_hat), t     # GLR stop
+    TopTwo(arms, k, delta, stop, rule, beta, every, lazy, m = check_every, T_max):
+     1  pull every arm once; t <- n; L <- 0; N^lead <- 0; B^lead <- 0; next <- n   # one counter per arm
+     2  loop over blocks: the pulls from t to the next multiple of m (or T_max)
+     3      if m | t and the stop holds (GLR: Z(t) > threshold(t, n, delta); CS: no active arm): return
      4      if t >= T_max: return Omega(mu_hat), t (capped)
-     5      U <- {i : N_i < sqrt(t) - n/2}                                     # forced exploration
-     6      if U is not empty: pull argmin_{i in U} N_i
-     7      else
-     8          if t >= next:                                                  # lazy re-solving
-     9              leader <- argmin_j V_j(N); lam* <- minimiser of V_leader
-    10              g_i <- d(mu_hat_i, lam*_i); challenger <- argmax_{i != leader} g_i
-    11              next <- t + every
-    12          L(leader) <- L(leader) + 1
-    13          if N^lead(leader) < beta * L(leader): pull leader; N^lead(leader) <- N^lead(leader) + 1
-    14          else: pull challenger
-    15      t <- t + 1
+     5      forced exploration: the arms with N_i < sqrt(t) - n/2 get the block's first pulls
+     6      if t >= next:                                                   # re-solving
+     7          H <- the arms whose lower bound lb_j on V_j(N) is within 5% of the smallest (at most 16)
+     8          for j in H: lam^(j) <- minimiser of V_j; g^(j)_i <- d(mu_hat_i, lam^(j)_i); M_j <- V_j(N)
+     9                      c_j <- argmax_{i != j} g^(j)_i; beta_j <- g^(j)_j / (g^(j)_j + g^(j)_{c_j})
+    10          next <- t + max(every, ceil(lazy t))
+    11      each remaining step of the block:
+    12          leader <- argmin_{j in H} M_j; challenger <- c_leader; L(leader) += 1; B^lead(leader) += beta_leader
+    13          pull the leader if N^lead(leader) < beta L(leader) ("fixed") or < B^lead(leader) ("ids")
+    14          (then N^lead(leader) += 1), else the challenger; M_j += g^(j)_a for every j in H (a: the arm pulled)
 
-Ties go to the lowest index (lines 6, 9, 10). Line 13 is the deterministic per-leader tracking of
-TTUCB (Jourdan & Degenne 2023) in place of Russo's coin of bias beta: over the steps where j leads,
-the leader's share of the pulls stays within one pull of :math:`\beta L(j)`. The leader is the arm
-whose side is least certain; the challenger is the other arm that the most confusing alternative
-:math:`\lambda^*` moves most (in divergence), i.e. the arm whose next pull raises :math:`V_{j^*}`
-most besides the leader's own.
+Ties go to the lowest index. Line 13 is TTUCB's deterministic per-leader tracking in place of
+Russo's coin of bias beta; with the "ids" rule the leader's target is the running sum of the
+betas of the steps it led. **Between re-solves** the values of the candidate alternatives are
+tracked by their tangent models :math:`M_j=\sum_iN_i\,d(\hat\mu_i,\lambda^{(j)}_i)` (line 14): exact at
+the re-solve, an upper bound on :math:`V_j(N)` after it (the fixed point :math:`\lambda^{(j)}` stays
+in :math:`A_j`), tight to first order; so the leader changes from step to step as it would if every
+step re-solved (up to the drift of :math:`\hat\mu` and the curvature of :math:`V_j`), at O(|H|) a
+step. The candidates come from lower bounds on all n values computed at once in :math:`O(nG)`
+(:func:`~bandit_lib.arena.secular.lower_bounds_nb`, within about 1% of the values); the exact
+minimisers are solved for the candidates only.
 
-**Lazy re-solving** (``every``). Line 9 needs the smallest of n inner values (the secular solver
-of :mod:`~bandit_lib.arena.secular`, O(n) arithmetic per arm but a few hundred passes: about 0.1 ms
-per arm at n = 20 and 1 ms at n = 200). Arms are solved in increasing order of a closed-form lower
-bound (``values_nb``), and those whose bound exceeds the
-smallest value found are skipped: the same leader, usually far fewer solves, except near the optimal
-allocation, where the binding values tie and most arms must be solved. So the leader and
-challenger are recomputed only every ``every`` pulls and kept in between (L still counts every
-non-forced step). Default ``every = n``, i.e. at most one inner solve per arm per n pulls. Measured
-(2-core machine shared with other jobs) on the planted cells at n = 20, c = 0, 1, 2: every = n gives
-125 080 / 11 220 / 26 160 pulls in 0.45 / 0.40 / 0.21 s; every = 5n gives +5% / -1% / +2% pulls in
-a third of the time; every = 20n, +5% / +1% / +3%. On the planted cell at n = 100 (n = 200) the
-first 10^5 pulls run at about 7 600 (15 000) pulls/s. The stop is checked every ``check_every``
-pulls (default n, as the suite's Track-and-Stop). The GLR threshold is time-uniform and valid for
-any allocation, so neither schedule touches delta-correctness.
+**Why rule "ids" (the default).** With rule "fixed" and beta = 1/2 (the book's first adaptation,
+kept as the ablation ``rule="fixed"``), the leader is nearly always the same binding arm (the
+outlier) and gets half of all pulls, where the optimal weights give it 0.25-0.28 at n = 5-20
+and 0.04-0.05 at n = 50: the allocation stalls below the optimal value (measured: 0.79-0.83 of
+F(w*)). Information-directed selection chooses between the two arms in proportion to how much a
+pull of each raises the leader's value, :math:`\beta_t=g_L/(g_L+g_C)` (You et al. 2023 for
+best-arm identification, where it makes Top-Two asymptotically optimal without tuning beta; here
+it is a heuristic adaptation): an over-pulled leader's own gradient falls and it is pulled less.
+What it reaches is measured by :func:`bandit_lib.arena.efficiency.allocation_efficiency`.
 
-**Engines.** ``engine="reference"`` runs the loop above in Python; its sampling decisions use the
-numba pieces of :mod:`~bandit_lib.arena._samplers_engine` (the same functions the fast engine calls)
-and its stop is :func:`bandit_lib.arena.glr.should_stop`. ``engine="fast"`` (default) is a numba loop
-that takes the same decisions (tested pull for pull). ``Outcome.info``: ``Z`` and ``threshold`` at
-the last check, ``solves`` (line-9 re-solves), ``forced`` (forced pulls), ``engine``.
+**Re-solving** (``every``, ``lazy``): lines 7-9 cost :math:`O(nG)` for the lower bounds of all
+arms plus one exact O(n) solve per candidate (:mod:`~bandit_lib.arena._samplers_engine`), at most once per
+``every`` pulls (default n) and, once :math:`t>\text{every}/\text{lazy}`, once per growth of t by
+the fraction ``lazy`` (:math:`\ln(T/t_0)/\text{lazy}` re-solves in all), so the amortised cost
+per pull falls as 1/t; between re-solves a block costs O(n) bookkeeping (about a round of round
+robin). The stop is checked at the end of every block (``check_every``, default n). Both stops are
+valid for any allocation, so neither schedule touches delta-correctness.
+
+**Engines.** ``engine="reference"`` runs the loop above in Python, pulling one reward at a time
+with ``tape.pull``; its decisions use the numba pieces of
+:mod:`~bandit_lib.arena._samplers_engine` (the same functions the fast engine calls) and its GLR
+stop is :func:`bandit_lib.arena.glr.should_stop`. ``engine="fast"`` (default) runs the blocks in
+numba with the same decisions (tested pull for pull), handing to ``should_stop`` the GLR checks
+it cannot settle. ``Outcome.info``: ``stop``, the last check's statistic (GLR: ``Z`` and
+``threshold``; CS: ``theta`` and ``beta_theta``), ``solves`` (re-solves), ``forced`` (forced
+pulls), ``checks``, ``engine``.
 """
 
 from __future__ import annotations
 
-import math
-
-import numpy as np
-
 from bandit_lib.arena import _samplers_engine as eng
-from bandit_lib.arena.glr import Threshold, should_stop
-from bandit_lib.checks import check_real
-from bandit_lib.ksigma import ksigma_outliers
+from bandit_lib.arena.glr import Threshold
+from bandit_lib.checks import check_choice, check_real
 from bandit_lib.runner import Outcome
 from bandit_lib.tapes import RewardTape
+
+#: Top-Two's rules for beta (``rule=``): the book's first adaptation (``"fixed"``, beta = 1/2
+#: by default; the ablation) and information-directed selection (``"ids"``, the default).
+RULES = ("ids", "fixed")
+#: Default re-solve growth of Top-Two and Frank-Wolfe: re-solve at most once per growth of t by
+#: this fraction once t > every / LAZY (see the module docstring).
+LAZY = 1 / 256
 
 
 def check_beta(beta) -> float:
@@ -100,71 +113,24 @@ def top_two(
     threshold: Threshold | None = None,
     sub_gaussian: float | None = 0.5,
     engine: str = "fast",
+    rule: str = "ids",
+    stop: str = "glr",
+    interval: str = "triangle",
+    lazy: float = LAZY,
 ) -> Outcome:
-    """Top-Two sampling with the GLR stop (see the module docstring). ``every`` and ``check_every``
-    default to n; ``threshold`` to the KK21 Gaussian threshold (any callable ``(t, n, delta) -> float``
-    is accepted; the fast engine then asks Python at every check)."""
+    """Top-Two sampling (see the module docstring). ``rule``: ``"ids"`` (information-directed beta,
+    default) or ``"fixed"`` (``beta`` for every leader; the ablation); ``stop``: ``"glr"`` (default),
+    ``"cs"`` (per-arm confidence sequences, threshold interval ``interval`` of
+    :mod:`~bandit_lib.arena.anytime`) or ``"none"``; ``every`` (default n) and ``lazy``: the
+    re-solve schedule; ``check_every`` (default n): the block length, where the stop is checked;
+    ``threshold``: the GLR threshold (default KK21 Gaussian; any callable ``(t, n, delta) -> float``,
+    which the fast engine then asks in Python at every check)."""
     custom = threshold is not None
-    n, k, delta, cap, sigma, threshold, check_every, every = eng.check_sampler(
-        tape, k, delta, cap, threshold, sub_gaussian, check_every, every, engine
-    )
-    beta = check_beta(beta)
+    a = eng.check_sampler(tape, k, delta, cap, threshold, sub_gaussian, check_every, every, engine, stop, interval)
+    params = {"beta": check_beta(beta), "rule": check_choice("rule", rule, RULES), "lazy": eng.check_lazy(lazy)}
     if engine == "fast":
-        return eng.run_fast(
-            "toptwo", tape, n, k, delta, cap, sigma, threshold, check_every, every, beta, custom, eng.STOP_MARGIN
-        )
-    return _reference(tape, n, k, delta, cap, sigma, threshold, check_every, every, beta)
+        return eng.run_fast("top_two", tape, a, params, custom)
+    return eng.run_reference("top_two", tape, a, params)
 
 
-def _reference(tape, n, k, delta, cap, sigma, threshold, check_every, every, beta) -> Outcome:
-    sums = np.zeros(n)
-    counts = np.zeros(n, dtype=np.int64)
-    for i in range(n):  # line 1
-        sums[i] += tape.pull(i)
-        counts[i] += 1
-    t = n
-    lead_steps = np.zeros(n, dtype=np.int64)  # L(j)
-    lead_pulls = np.zeros(n, dtype=np.int64)  # N^lead(j)
-    next_solve = n
-    leader = challenger = -1
-    solves = forced = 0
-    z = level = 0.0
-    while True:
-        mu_hat = sums / counts
-        if t % check_every == 0 or t >= cap:  # line 3
-            level = float(threshold(t, n, delta))
-            stop, z = should_stop(mu_hat, counts, k, "gaussian", sigma, level)
-            if stop:
-                return _outcome(mu_hat, k, t, False, counts, z, level, solves, forced)
-        if t >= cap:  # line 4
-            return _outcome(mu_hat, k, t, True, counts, z, level, solves, forced)
-        starved = np.flatnonzero(counts < math.sqrt(t) - n / 2)  # line 5
-        if starved.size:
-            arm = int(starved[np.argmin(counts[starved])])  # line 6
-            forced += 1
-        else:
-            if t >= next_solve:  # lines 8-11
-                D = counts / (2.0 * sigma * sigma)
-                outlier = eng.outlier_mask(mu_hat, k)
-                _, leader = eng.solve_values(mu_hat, D, k, outlier)
-                _, lam = eng.solve_minimiser(mu_hat, D, leader, k, outlier[leader])
-                challenger = eng.challenger_nb(eng.gradient(mu_hat, lam, sigma), leader)
-                next_solve = t + every
-                solves += 1
-            lead_steps[leader] += 1  # line 12
-            if lead_pulls[leader] < beta * lead_steps[leader]:  # line 13
-                arm = leader
-                lead_pulls[leader] += 1
-            else:  # line 14
-                arm = challenger
-        sums[arm] += tape.pull(arm)
-        counts[arm] += 1
-        t += 1
-
-
-def _outcome(mu_hat, k, t, capped, counts, z, level, solves, forced, engine="reference") -> Outcome:
-    info = {"engine": engine, "Z": float(z), "threshold": float(level), "solves": int(solves), "forced": int(forced)}
-    return Outcome(ksigma_outliers(mu_hat, k), int(t), bool(capped), counts.copy(), info)
-
-
-__all__ = ["check_beta", "top_two"]
+__all__ = ["LAZY", "RULES", "check_beta", "top_two"]

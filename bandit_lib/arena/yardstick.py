@@ -57,7 +57,6 @@ from scipy import optimize
 
 from bandit_lib.arena.lower_bound import (
     _check_problem,
-    _check_weights,
     _cut_lp,
     _gap_sign,
     _gauss_all,
@@ -68,7 +67,17 @@ from bandit_lib.arena.lower_bound import (
     kl_bernoulli,
     single_arm_bound,
 )
-from bandit_lib.arena.secular import _arm, _centred, _cj, _f, _halfspace, _lam, _mean_ss, _pd, _q, _ss
+from bandit_lib.arena.secular import arm_centred_nb as _arm
+from bandit_lib.arena.secular import centred_nb as _centred
+from bandit_lib.arena.secular import check_weights
+from bandit_lib.arena.secular import cj_nb as _cj
+from bandit_lib.arena.secular import halfspace_nb as _halfspace
+from bandit_lib.arena.secular import mean_ss_nb as _mean_ss
+from bandit_lib.arena.secular import objective_nb as _f
+from bandit_lib.arena.secular import positive_definite_nb as _pd
+from bandit_lib.arena.secular import q_nb as _q
+from bandit_lib.arena.secular import ss_nb as _ss
+from bandit_lib.arena.secular import stationary_point_nb as _lam
 from bandit_lib.checks import (
     check_in_range,
     check_index,
@@ -263,7 +272,7 @@ def box_dual_bound(mu, w, k: float, j: int, lam) -> float:
     never a false one. (Outlier arms: :math:`A_j` is not convex, and no such bound is offered.)"""
     mu, k, _, _ = _check_problem(mu, k, "bernoulli", 1.0)
     n = len(mu)
-    w = _check_weights(w, n)
+    w = check_weights(w, n)
     j = check_index("j", j, n)
     lam = check_vector("lam", lam, low=0.0, high=1.0)
     if len(lam) != n:
@@ -304,7 +313,7 @@ def box_arm_values(mu, w, k: float, *, margin: float = 1e-9, starts=None, arms=N
     an arm on the threshold: T* is infinite, refused); ``w`` > 0, one weight per arm."""
     mu, k, _, _ = _check_problem(mu, k, "bernoulli", 1.0)
     n = len(mu)
-    w = _check_weights(w, n)
+    w = check_weights(w, n)
     margin = check_positive("margin", margin)
     if starts is not None:
         starts = np.asarray(starts, dtype=np.float64)

@@ -45,7 +45,7 @@ import numpy as np
 from numba import njit
 
 from bandit_lib.checks import check_cap, check_choice, check_engine, check_int, check_nonnegative, check_open_unit
-from bandit_lib.ksigma import cap_or_refuse
+from bandit_lib.ksigma import cap_or_refuse, threshold_nb
 from bandit_lib.runner import DEFAULT_CAP, Outcome
 from bandit_lib.tapes import BERNOULLI, REPLAY, RewardTape, check_tape, philox_block, pull_sum, uniform_of
 from bandit_lib.zhuang17.intervals import (
@@ -59,7 +59,6 @@ from bandit_lib.zhuang17.intervals import (
     evaluate_kernel,
     hoeffding_beta_nb,
     l_value_nb,
-    threshold_nb,
     z_value_nb,
 )
 

@@ -51,11 +51,10 @@ import numpy as np
 from numba import njit
 
 from bandit_lib.checks import check_positive
-from bandit_lib.ksigma import cap_or_refuse
+from bandit_lib.ksigma import cap_or_refuse, threshold_nb
 from bandit_lib.runner import DEFAULT_CAP, Outcome
 from bandit_lib.tapes import BERNOULLI, RewardTape, philox_block, pull_sum, uniform_of
 from bandit_lib.zhuang17._engine import FN_MARGIN, U, check_common
-from bandit_lib.zhuang17.intervals import threshold_nb
 
 
 @njit(cache=True)

@@ -48,7 +48,8 @@ What ADE20 and GOLD20 reuse: the two families :class:`HoeffdingCI` and :class:`A
 :func:`delta_prime`, :func:`l_of_k` and :func:`rho_star`.
 
 Exactness contract: the numba kernel :func:`evaluate_kernel` is the *only* place where these
-quantities are computed. The per-pull references call it after every update, and the fast
+quantities are computed (with the k-sigma kernels :func:`bandit_lib.ksigma.threshold_nb` and
+:func:`bandit_lib.ksigma.is_active_nb`, which the arena's detectors share). The per-pull references call it after every update, and the fast
 engines (:mod:`bandit_lib.zhuang17._engine`) call the very same kernel whenever their
 certified bounds cannot settle a decision, so both engines compare the same floating-point
 numbers.
@@ -63,6 +64,7 @@ import numpy as np
 from numba import njit
 
 from bandit_lib.checks import check_choice, check_int, check_nonnegative, check_open_unit, check_positive
+from bandit_lib.ksigma import is_active_nb, threshold_nb
 from bandit_lib.special import erfcinv_nb
 
 PI2 = math.pi * math.pi
@@ -109,30 +111,6 @@ def ac_beta_nb(s: float, m: float, z: float) -> float:
 def hoeffding_beta_nb(m: float, L: float, R: float) -> float:
     """Hoeffding radius R sqrt(L / (2 m))."""
     return R * math.sqrt(L / (2.0 * m))
-
-
-@njit(cache=True)
-def threshold_nb(yhat: np.ndarray, k: float):
-    """(mu, sigma, theta) of the empirical means, summed in index order."""
-    n = yhat.shape[0]
-    acc = 0.0
-    for i in range(n):
-        acc += yhat[i]
-    mu = acc / n
-    acc2 = 0.0
-    for i in range(n):
-        d = yhat[i] - mu
-        acc2 += d * d
-    sig = math.sqrt(acc2 / n)
-    return mu, sig, mu + k * sig
-
-
-@njit(cache=True)
-def is_active_nb(y: float, beta: float, theta: float, beta_th: float) -> bool:
-    """Eq. (2): the arm's interval overlaps the threshold's (strict; ties to the second branch)."""
-    if y > theta:
-        return y - beta < theta + beta_th
-    return y + beta > theta - beta_th
 
 
 @njit(cache=True)
