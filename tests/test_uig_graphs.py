@@ -20,7 +20,14 @@ from bandit_lib.uig.candidates import (
     simplicial_vertices,
 )
 from bandit_lib.uig.domination import domination_number, exploration_values
-from bandit_lib.uig.lower_bound import LowerBoundLP, lower_bound_rates, lower_bound_rates_linprog, mirror_means
+from bandit_lib.uig.lower_bound import (
+    LowerBoundLP,
+    gaussian_kl,
+    lower_bound_rates,
+    lower_bound_rates_linprog,
+    merge_twins,
+    mirror_means,
+)
 from bandit_lib.uig.problem import (
     NotUnitIntervalGraph,
     bfs_levels,
@@ -263,6 +270,73 @@ def test_lower_bound_closed_form_equals_linprog(means, eps):
     tau2, c2 = lower_bound_rates_linprog(A, means)
     assert c1 == pytest.approx(c2, rel=1e-6, abs=1e-9)
     assert c1 >= 0
+    _assert_same_optimum(
+        tau, tau2, np.zeros(len(means)) if np.isinf(c1) else LowerBoundLP(A).rows(means, int(np.argmax(means)), 1.0)[1]
+    )
+
+
+def _assert_same_optimum(tau, tau2, lower):
+    """The same allocation: the same arms above their bound, the same rates (HiGHS to 1e-6)."""
+    if np.isinf(tau).all() or np.isinf(tau2).all():
+        assert np.isinf(tau).all() and np.isinf(tau2).all()
+        return
+    assert np.flatnonzero(tau > lower).tolist() == np.flatnonzero(tau2 > lower + 1e-9 * np.maximum(1.0, tau)).tolist()
+    assert tau2 == pytest.approx(tau, rel=1e-6, abs=1e-9)
+
+
+def test_lower_bound_tie_rule_least_exploration_then_lowest_id():
+    """OSSB's plug-in at estimates that put arms above the leader: their clipped gaps are 0, so
+    the LP's value is 0 and many allocations are optimal. Both solvers return the canonical one:
+    in each row the zero-gap arm of largest KL (least exploration, arm 2 rather than arm 1, whose
+    KL 2e-8 would ask for 5e7 samples per log t), and among arms the LP cannot tell apart (the
+    middle arms 5, 6, 7 of the other component: gap 0, the same KL) the lowest id."""
+    means = np.array([0.5, 0.46, 0.42, 0.38, 0.2, 0.16, 0.12, 0.08, 0.04])
+    A = similarity_graph(means, 0.05)
+    lp = LowerBoundLP(A)
+    assert [c.tolist() for c in lp.components] == [[0, 1, 2, 3], [4, 5, 6, 7, 8]]
+    assert lp.candidates.tolist() == [0, 3, 4, 8]
+    xbar = np.array([0.5, 0.5001, 0.6, 0.3, 0.1, 0.7, 0.7, 0.7, 0.0])
+    expected = np.zeros(9)
+    expected[[2, 5]] = 1.0 / gaussian_kl(0.6, 0.4), 1.0 / gaussian_kl(0.0, 0.5 - 0.7)
+    for solve in (lp.solve, lp.solve_linprog):
+        tau, c1 = solve(xbar, 0, 1.0)
+        assert c1 == pytest.approx(0.0, abs=1e-12)
+        assert tau == pytest.approx(expected, rel=1e-9, abs=1e-12), solve.__name__
+    # Any split among twins is optimal; merge_twins moves it to the lowest id.
+    gaps, lower, rows = lp.rows(xbar, 0, 1.0)
+    split = expected.copy()
+    split[[5, 6, 7]] = expected[5] * np.array([0.0, 0.3, 0.7])
+    assert merge_twins(split, gaps, lower, rows) == pytest.approx(expected)
+
+
+@settings(max_examples=60)
+@given(st.integers(0, 2**31), st.floats(0.03, 0.3))
+def test_lower_bound_solvers_agree_when_plug_in_gaps_are_zero(seed, eps):
+    """Random OSSB-like plug-ins: estimates = means + noise, then two to four arms outside the
+    leader's class lifted to or above the leader (some to equal values: twins), so that the LP
+    has several optima (in about half of the examples a row has two or more arms of gap 0, and
+    the former rule, the lowest id, gave another allocation in about a third); the closed form and
+    HiGHS return the same allocation."""
+    rng = np.random.default_rng(seed)
+    K = int(rng.integers(5, 30))
+    means = rng.uniform(0.1, 1.0, K)
+    A = similarity_graph(means, eps)
+    lp = LowerBoundLP(A)
+    xbar = means + rng.normal(0.0, 0.1, K)
+    best = int(lp.candidates[np.argmax(xbar[lp.candidates])])
+    others = np.setdiff1d(np.arange(K), lp.class_of[best])
+    lifted = rng.choice(others, size=min(len(others), int(rng.integers(2, 5))), replace=False)
+    xbar[lifted] = xbar[best] + rng.choice([0.0, 0.01, 0.2], size=len(lifted))
+    best = int(lp.candidates[np.argmax(xbar[lp.candidates])])
+    gaps, lower, rows = lp.rows(xbar, best, 1.0)
+    tau, c1 = lp.solve(xbar, best, 1.0)
+    tau2, c2 = lp.solve_linprog(xbar, best, 1.0)
+    assert c1 == pytest.approx(c2, rel=1e-6, abs=1e-9)
+    _assert_same_optimum(tau, tau2, lower)
+    if np.isfinite(c1):
+        # Feasible and optimal (HiGHS's second LP is the check that it explores least).
+        assert (gaps * tau).sum() == pytest.approx(c1, abs=1e-12)
+        assert all((tau * row).sum() >= 1.0 - 1e-9 for row in rows)
 
 
 def test_lower_bound_mirror_and_errors():

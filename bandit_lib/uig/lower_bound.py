@@ -19,6 +19,21 @@ row, so an optimum puts all its weight on one arm :math:`j^* = \arg\min_{j \noti
 :func:`lower_bound_rates_linprog` solves the same LP with HiGHS (what "OSSB solves an LP every
 round" means here) and is checked against it.
 
+**Tie rule (the book's; the UIG chapter's reproduction notes, row N6).** The LP can have several
+optima, and then the closed form and HiGHS need not return the same one. This is no corner case
+for OSSB's plug-in: an arm whose estimate lies above the leader's has clipped gap 0, so with two
+such arms in a row the value is 0 whatever their split, yet the rates they imply differ by orders
+of magnitude (1/KL with KL 1e-10 or 1e-3). OSSB (Combes et al. 2017) writes :math:`c(\theta)` for
+*the* solution of its problem and does not say which optimum to take when there are several. Both
+solvers here return the same canonical optimum:
+
+1. among the optimal allocations, one of least total exploration :math:`\sum_i \tau_i` (OSSB's
+   "minimal exploration"; in a knapsack row: among the arms of least :math:`\Delta_j/\mathrm{KL}_j`,
+   the one of largest :math:`\mathrm{KL}_j`), a second LP over the optimal face for HiGHS;
+2. arms the LP cannot tell apart (the same gap, bound and row coefficients) are interchangeable:
+   the weight above the bound goes to the lowest arm id among them (:func:`merge_twins`, applied
+   to both solvers' outputs).
+
 A graph with several components (the book's construction, for OSSB's plug-in only; the UIG
 chapter's reproduction notes, row N6): each
 other component H is one more alternative, "shift H up until its best arm ties the leader",
@@ -96,34 +111,65 @@ class LowerBoundLP:
         return gaps, lower, rows
 
     def solve(self, means, best: int, sigma: float) -> tuple[np.ndarray, float]:
-        """Closed-form optimum (see the module docstring): (tau, C1)."""
-        gaps, tau, rows = self.rows(means, best, sigma)
+        """Closed-form canonical optimum (see the module docstring's tie rule): (tau, C1)."""
+        gaps, lower, rows = self.rows(means, best, sigma)
+        tau = lower.copy()
         for row in rows:
             if (tau * row).sum() >= 1.0:
                 continue
             usable = np.flatnonzero(row > 0)
             if usable.size == 0:
                 return np.full(len(means), np.inf), float("inf")
-            # Cheapest way to fill the row: the arm with the least gap per unit of KL.
-            j = usable[np.argmin(gaps[usable] / row[usable])]
+            # Cheapest way to fill the row: the arm with the least gap per unit of KL; among
+            # those, the largest KL (least exploration), then the lowest id (lexsort is stable).
+            k = row[usable]
+            j = usable[np.lexsort((-k, gaps[usable] / k))[0]]
             tau[j] += (1.0 - (tau * row).sum()) / row[j]
+        tau = merge_twins(tau, gaps, lower, rows)
         return tau, float((gaps * tau).sum())
 
     def solve_linprog(self, means, best: int, sigma: float) -> tuple[np.ndarray, float]:
-        """The same LP solved by ``scipy.optimize.linprog`` (HiGHS)."""
+        """The same LP solved by ``scipy.optimize.linprog`` (HiGHS), with the same tie rule: a
+        second LP minimises :math:`\\sum_i \\tau_i` over the optimal face."""
         gaps, lower, rows = self.rows(means, best, sigma)
         if any(not (row > 0).any() for row in rows):
             return np.full(len(means), np.inf), float("inf")
-        res = linprog(
-            c=gaps,
-            A_ub=-np.array(rows) if rows else None,
-            b_ub=-np.ones(len(rows)) if rows else None,
-            bounds=list(zip(lower, [None] * len(means))),
+        bounds = list(zip(lower, [None] * len(means)))
+        A_ub = -np.array(rows) if rows else np.empty((0, len(means)))
+        b_ub = -np.ones(len(rows))
+        first = linprog(c=gaps, A_ub=A_ub if rows else None, b_ub=b_ub if rows else None, bounds=bounds, method="highs")
+        if first.status != 0:
+            raise RuntimeError(f"LP P1 failed: {first.message}")
+        C1 = float(first.fun)
+        # The optimal face: the same constraints and a cost of at most C1.
+        second = linprog(
+            c=np.ones(len(means)),
+            A_ub=np.vstack([A_ub, gaps]),
+            b_ub=np.append(b_ub, C1),
+            bounds=bounds,
             method="highs",
         )
-        if res.status != 0:
-            raise RuntimeError(f"LP P1 failed: {res.message}")
-        return np.asarray(res.x), float(res.fun)
+        if second.status != 0:
+            raise RuntimeError(f"LP P1 (least exploration among optima) failed: {second.message}")
+        tau = merge_twins(np.asarray(second.x), gaps, lower, rows)
+        return tau, C1
+
+
+def merge_twins(tau, gaps, lower, rows) -> np.ndarray:
+    """Step 2 of the tie rule: the LP's arms that it cannot tell apart (equal gap, lower bound and
+    coefficient in every row) are interchangeable, so any split of weight among them is optimal;
+    the weight above the bound moves to the lowest arm id of each such group."""
+    tau = np.array(tau, dtype=np.float64)
+    extra = np.flatnonzero(tau > lower)
+    if extra.size == 0:
+        return tau
+    cols = np.column_stack([gaps, lower, *rows])
+    for j in extra:
+        first = int(np.argmax((cols == cols[j]).all(axis=1)))
+        if first != j:
+            tau[first] += tau[j] - lower[j]
+            tau[j] = lower[j]
+    return tau
 
 
 def mirror_means(means, top, bottom, comp) -> np.ndarray:

@@ -21,7 +21,11 @@ an arm whose estimate lies above the leader's has plug-in gap 0, so the LP never
 its samples. The plug-in LP is the book's construction of "OSSB solves an LP each step"
 (gaps clipped at 0). ``solver="closed_form"`` (default) uses its closed-form optimum,
 ``solver="linprog"`` solves it with HiGHS every round (much slower; the tests check that both
-take the same decisions).
+take the same decisions, pull for pull). Clipped gaps of 0 give the LP several optima whose rates
+differ by orders of magnitude; OSSB's paper speaks of *the* solution and does not say which to
+take, so both solvers take the same canonical one, the optimum of least total exploration
+:math:`\sum_x \eta_x` (then the lowest arm id among arms the LP cannot tell apart): the tie rule
+of :mod:`bandit_lib.uig.lower_bound`.
 """
 
 from __future__ import annotations
