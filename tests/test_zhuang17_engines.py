@@ -133,3 +133,26 @@ def test_ib_engines_agree_on_a_longer_run_with_many_arms():
     tape = bernoulli_tape(y, 9)
     ref, fast = _both(ib, tape, k=2.0, delta=0.1, cap=40000)
     _assert_same(ref, fast)
+
+
+def test_ib_engines_agree_where_clucb_equalises_the_challengers():
+    """Many low, close means (a Twitter-like keyword): CLUCB pulls the challengers until their UCBs
+    agree to within ~1e-9, the regime where the fast engine's tournament certificates are tightest
+    and the exact floats decide the most comparisons."""
+    rng = np.random.default_rng(47)
+    y = rng.uniform(0.002, 0.012, 47)
+    y[5] = 0.03
+    tape = bernoulli_tape(y, 10)
+    ref, fast = _both(ib, tape, k=2.5, delta=0.1, cap=60000)
+    _assert_same(ref, fast)
+    assert fast.info["removed"] == ref.info["removed"]
+
+
+def test_ib_engines_agree_with_hundreds_of_arms_and_leader_changes():
+    rng = np.random.default_rng(300)
+    y = rng.uniform(0.3, 0.7, 300)
+    y[[7, 150]] = [0.72, 0.71]  # two close leaders: the leader changes hands
+    tape = bernoulli_tape(y, 11)
+    ref, fast = _both(ib, tape, k=1.0, delta=0.1, cap=25000)
+    _assert_same(ref, fast)
+    assert fast.info["removed"] == ref.info["removed"]
