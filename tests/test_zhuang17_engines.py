@@ -148,6 +148,18 @@ def test_ib_engines_agree_where_clucb_equalises_the_challengers():
     assert fast.info["removed"] == ref.info["removed"]
 
 
+def test_ib_engines_agree_through_long_duels():
+    """After the outlier leaves, two near-tied normals are leader and challenger for tens of
+    thousands of pulls: the fast engine's duels (pulls made without the trees while the leader, the
+    challenger and the open stop test stay certified) take the reference's decisions."""
+    y = np.array([0.2, 0.3, 0.35, 0.4, 0.48, 0.5, 0.93])
+    tape = bernoulli_tape(y, 12)
+    ref, fast = _both(ib, tape, k=1.5, delta=0.1, cap=60000)
+    _assert_same(ref, fast)
+    assert fast.info["removed"] == ref.info["removed"]
+    assert fast.info["duel_pulls"] > 40000, fast.info
+
+
 def test_ib_engines_agree_with_hundreds_of_arms_and_leader_changes():
     rng = np.random.default_rng(300)
     y = rng.uniform(0.3, 0.7, 300)

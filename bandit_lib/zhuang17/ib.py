@@ -47,6 +47,13 @@ the candidates was O(n) per window, and exact for every arm whose UCB interval r
 one: on the Twitter-like keywords, where CLUCB equalises the challengers' UCBs to within 1e-9,
 that was most of them at every pull).
 
+*Duels.* Where one challenger j holds for many pulls (two near-tied arms in the last stage, the
+common case on the synthetic instances), CLUCB pulls a and j alternately. Once j has held over a
+pull, the engine pulls on without touching the trees while every state is certified to keep a the
+leader (against the best other yhat), j the challenger (its UCB's lower bound above a bound on every
+other challenger's UCB up to a horizon T_end, taken from the tree's certified subtrees) and the stop
+test false (LCB_a's upper bound below UCB_j's lower bound); then the trees are brought up to date.
+
 ``Outcome.info``: ``stages`` (CLUCB calls), ``removed`` (arms removed, in order), ``last_best``.
 """
 
@@ -267,6 +274,11 @@ def _clucb_fast(
         order[cnt] = x
         cnt += 1
     early = -2  # >= 0: order holds the path of this leaf alone, and may stop where nothing changes
+    prev_j = -1
+    next_duel = 0
+    duel_wait = 8
+    duel_len = 0
+    leaves = np.empty(3, dtype=np.int64)
     refreshed = -1
     rl, rh = _rad_bounds(c_lo, c_hi, w[a])
     la_lo = yhat[a] - rh  # bounds on the leader's float LCB over the window
@@ -359,78 +371,186 @@ def _clucb_fast(
                 stats[4] += 1
             if yhat[a] - clucb_radius_nb(lg_v, float(m[a]), R) >= _ucb(yhat[j], lg_v, float(m[j]), R):
                 return a, T
-        p = a if m[a] <= m[j] else j
-        mp = m[p]
-        if kind == BERNOULLI:
-            blk = mp >> 2
-            if blocks[p] != blk:
-                c0, c1, c2, c3 = philox_block(keys[p, 0], keys[p, 1], blk)
-                words[p, 0] = c0
-                words[p, 1] = c1
-                words[p, 2] = c2
-                words[p, 3] = c3
-                blocks[p] = blk
-            s[p] += 1.0 if uniform_of(words[p, mp & 3]) < means[p] else 0.0
-        else:
-            s[p] = pull_sum(kind, keys, means, scale, values, offsets, blocks, words, p, mp, 1, s[p])
-        m[p] = mp + 1
-        yp = s[p] / m[p]
-        yhat[p] = yp
-        w[p] = 1.0 / math.sqrt(float(m[p]))
-        g[p] = abs(yp) + c_cap * w[p]
-        T += 1
-        stats[0] += 1
-        # the leader tree (argmax of yhat, ties to the lower index): leaf p's path
-        x = (P + p) >> 1
-        while x >= 1:
-            l = t_y[2 * x]
-            r = t_y[2 * x + 1]
-            if l < 0:
-                b = r
-            elif r < 0:
-                b = l
+        # A duel: while j stays the challenger, CLUCB pulls a and j only (the one with fewer pulls).
+        # When j held over the last pull, the pulls go on here without the trees, as long as every
+        # state is certified to keep a the leader, j the challenger (above a bound on every other
+        # challenger's UCB up to T_end) and the stop test false; then the trees are brought up to date.
+        duel = j == prev_j and T >= next_duel
+        prev_j = j
+        T_end = T
+        u_max = -np.inf
+        y2 = -np.inf
+        i2 = -1
+        if duel:
+            T_end = min(T + max(32, T >> 10), cap)
+            c_end = R * math.sqrt(2.0 * clucb_log_nb(size, T_end, delta) * (1.0 + FN_MARGIN)) * (1.0 + 4.0 * U)
+            # the other challengers: the subtrees beside j's path; a subtree whose nodes are all
+            # certified up to c_end has its winner for maximum, any other is searched below
+            top = 0
+            x = P + j
+            while x > 1:
+                stack[top] = x ^ 1
+                top += 1
+                x >>= 1
+            seen = 0
+            while top > 0:
+                top -= 1
+                x = stack[top]
+                r = kt[x]
+                if r < 0:
+                    continue
+                if x >= P or kmin[x] > c_end:
+                    u_max = max(u_max, yhat[r] + c_end * w[r] * (1.0 + 16.0 * U))
+                else:
+                    seen += 1
+                    if seen > 64:
+                        duel = False
+                        break
+                    stack[top] = 2 * x
+                    stack[top + 1] = 2 * x + 1
+                    top += 2
+            # the best yhat of S apart from a and j: the winners of the subtrees beside both paths
+            xa = P + a
+            xj = P + j
+            while xa > 1:
+                for side in range(2):
+                    x = xa if side == 0 else xj
+                    sib = x ^ 1
+                    on_path = False
+                    z = P + a
+                    while z >= sib:
+                        if z == sib:
+                            on_path = True
+                        z >>= 1
+                    z = P + j
+                    while z >= sib:
+                        if z == sib:
+                            on_path = True
+                        z >>= 1
+                    r = t_y[sib]
+                    if not on_path and r >= 0 and (i2 < 0 or yhat[r] > y2 or (yhat[r] == y2 and r < i2)):
+                        y2 = yhat[r]
+                        i2 = r
+                xa >>= 1
+                xj >>= 1
+        pulled_a = False
+        pulled_j = False
+        while True:
+            p = a if m[a] <= m[j] else j
+            mp = m[p]
+            if kind == BERNOULLI:
+                blk = mp >> 2
+                if blocks[p] != blk:
+                    c0, c1, c2, c3 = philox_block(keys[p, 0], keys[p, 1], blk)
+                    words[p, 0] = c0
+                    words[p, 1] = c1
+                    words[p, 2] = c2
+                    words[p, 3] = c3
+                    blocks[p] = blk
+                s[p] += 1.0 if uniform_of(words[p, mp & 3]) < means[p] else 0.0
             else:
-                yl = yhat[l]
-                yr = yhat[r]
-                b = r if (yr > yl or (yr == yl and r < l)) else l
-            if b == t_y[x] and b != p:  # nothing above depends on what changed
+                s[p] = pull_sum(kind, keys, means, scale, values, offsets, blocks, words, p, mp, 1, s[p])
+            m[p] = mp + 1
+            yp = s[p] / m[p]
+            yhat[p] = yp
+            w[p] = 1.0 / math.sqrt(float(m[p]))
+            g[p] = abs(yp) + c_cap * w[p]
+            T += 1
+            stats[0] += 1
+            if p == a:
+                pulled_a = True
+            else:
+                pulled_j = True
+            if not duel or T >= cap or T >= T_end:
                 break
-            t_y[x] = b
-            x >>= 1
+            ya = yhat[a]
+            yj = yhat[j]
+            if not (ya > yj or (ya == yj and a < j)):
+                break
+            if i2 >= 0 and not (ya > y2 or (ya == y2 and a < i2)):
+                break
+            ucb_lo = yj + c_lo * w[j] * (1.0 - 16.0 * U)
+            if not (ya - c_lo * w[a] * (1.0 - 16.0 * U) < ucb_lo and ucb_lo > u_max):
+                break
+            stats[5] += 1
+            duel_len += 1
+        if duel:
+            # a duel that ended at once is not tried again for a while
+            if duel_len < 4:
+                next_duel = T + duel_wait
+                duel_wait = min(2 * duel_wait, 4096)
+            else:
+                duel_wait = 8
+        duel_len = 0
+        # the leader tree (argmax of yhat, ties to the lower index): the paths of the pulled arms
+        for side in range(2):
+            if side == 0:
+                if not pulled_a:
+                    continue
+                p = a
+            else:
+                if not pulled_j:
+                    continue
+                p = j
+            x = (P + p) >> 1
+            while x >= 1:
+                l = t_y[2 * x]
+                r = t_y[2 * x + 1]
+                if l < 0:
+                    b = r
+                elif r < 0:
+                    b = l
+                else:
+                    yl = yhat[l]
+                    yr = yhat[r]
+                    b = r if (yr > yl or (yr == yl and r < l)) else l
+                if b == t_y[x] and b != p:  # nothing above depends on what changed
+                    break
+                t_y[x] = b
+                x >>= 1
         if T >= cap:
             return t_y[1], T
         if T > T_hi:
             T_hi, c_lo, c_hi = _window(T, cap, size, delta, R)
             stats[1] += 1
+        # the challenger tree: the paths of the leaves that changed (j's values; the leader, if it
+        # changed hands: the old one joins the challengers, the new one leaves them), merged in
+        # decreasing node order, which puts children before parents
+        nl = 0
+        if pulled_j:
+            leaves[nl] = j
+            nl += 1
+        early = j if nl == 1 else -2
         if t_y[1] != a:
-            # a new leader: the old one joins the challengers, the new one leaves them (two paths,
-            # merged in decreasing node order, which puts children before parents)
             old = a
             a = t_y[1]
             kt[P + a] = -1
             kt[P + old] = old
-            xa = (P + a) >> 1
-            xb = (P + old) >> 1
-            while xa >= 1 or xb >= 1:
-                if xa > xb:
-                    order[cnt] = xa
-                    xa >>= 1
-                elif xb > xa:
-                    order[cnt] = xb
-                    xb >>= 1
-                else:
-                    order[cnt] = xa
-                    xa >>= 1
-                    xb >>= 1
-                cnt += 1
+            leaves[nl] = a
+            leaves[nl + 1] = old
+            nl += 2
             early = -2
-        elif p != a:
-            x = (P + p) >> 1
+        for q in range(nl):
+            x = (P + leaves[q]) >> 1
             while x >= 1:
                 order[cnt] = x
                 cnt += 1
                 x >>= 1
-            early = p
+        if nl > 1:
+            # sort decreasing and drop repeats
+            for q in range(1, cnt):
+                v = order[q]
+                z = q - 1
+                while z >= 0 and order[z] < v:
+                    order[z + 1] = order[z]
+                    z -= 1
+                order[z + 1] = v
+            u = 0
+            for q in range(cnt):
+                if u == 0 or order[q] != order[u - 1]:
+                    order[u] = order[q]
+                    u += 1
+            cnt = u
         rl, rh = _rad_bounds(c_lo, c_hi, w[a])
         la_lo = yhat[a] - rh
         la_hi = yhat[a] - rl
@@ -523,7 +643,7 @@ def ib(
     s = np.zeros(n)
     m = np.zeros(n, dtype=np.int64)
     removed = np.zeros(n, dtype=np.int64)
-    stats = np.zeros(5, dtype=np.int64)  # [pulls after init, windows, removed, stages, exact logs]
+    stats = np.zeros(6, dtype=np.int64)  # [pulls after init, windows, removed, stages, exact logs, duel pulls]
     T, theta, b = ib_kernel(*tape.arrays, k, delta, cap, R_sg, s, m, removed, stats)
     tape.counts[:] = m
     info = {
@@ -533,5 +653,6 @@ def ib(
         "last_best": int(b),
         "windows": int(stats[1]),
         "exact_logs": int(stats[4]),
+        "duel_pulls": int(stats[5]),
     }
     return Outcome(np.flatnonzero(s / m > theta), int(T), bool(T >= cap), m, info)
