@@ -287,7 +287,7 @@ def _fast(tape: RewardTape, p: _Params) -> Outcome:
     tsize = np.zeros(n, dtype=np.int64)
     comp = np.zeros(n, dtype=np.int64)
     edge_log = np.zeros((n * (n - 1) // 2 if p.log_edges else 1, 5), dtype=np.int64)
-    stats = np.zeros(7, dtype=np.int64)
+    stats = np.zeros(8, dtype=np.int64)
     T, capped = gold_kernel(
         *tape.arrays,
         p.width_code,
@@ -326,7 +326,14 @@ def _fast(tape: RewardTape, p: _Params) -> Outcome:
         int(stats[4]) if stats[4] else None,
         log,
     )
-    out.info.update({"deletions": int(stats[1]), "exact_widths": int(stats[2]), "searches": int(stats[3])})
+    out.info.update(
+        {
+            "deletions": int(stats[1]),
+            "exact_widths": int(stats[2]),
+            "searches": int(stats[3]),
+            "guarded_pulls": int(stats[7]),
+        }
+    )
     return out
 
 
