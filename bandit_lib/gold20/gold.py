@@ -212,12 +212,10 @@ def _reference(tape: RewardTape, p: _Params) -> Outcome:
         return connected_components(graph, directed=False)[1]
 
     def mark_terminal(T, labels):  # MARK_TERMINAL
-        sizes = np.bincount(labels, minlength=n)
-        for i in range(n):
-            size = int(sizes[labels[i]])
-            if size <= p.small_lim and not np.isfinite(S[i]):  # small(|C|), first time only
-                S[i] = T
-                tsize[i] = size
+        size = np.bincount(labels, minlength=n)[labels]  # |C| of each arm's community
+        new = (size <= p.small_lim) & ~np.isfinite(S)  # small(|C|), first time only
+        S[new] = T
+        tsize[new] = size[new]
         if state["stop_reached"] is None and np.isfinite(S).sum() >= p.K:
             state["stop_reached"] = T
 
