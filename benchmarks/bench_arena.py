@@ -31,15 +31,15 @@ ROUNDS_SLOW = 200
 SLOW_MAX_N = 100
 
 
-def _cell(n: int):
+def cell(n: int):
     """The suite's case 0 at n, with the arm nearest the threshold moved to 1e-4 below the value at
     which it would sit on it alone: no detector stops within the cap, so every cell measures
     throughput over the same number of pulls."""
-    cell = instance("planted" if n < 10_000 else "large", n, 0)
-    means = cell.means.copy()
-    j = int(np.argmin(ksigma_gaps(means, cell.k)))
-    means[j] = leave_one_out_thresholds(means, cell.k)[j] - 1e-4
-    return means, cell.k
+    case = instance("planted" if n < 10_000 else "large", n, 0)
+    means = case.means.copy()
+    j = int(np.argmin(ksigma_gaps(means, case.k)))
+    means[j] = leave_one_out_thresholds(means, case.k)[j] - 1e-4
+    return means, case.k
 
 
 def _cap(name: str, n: int) -> int:
@@ -49,7 +49,7 @@ def _cap(name: str, n: int) -> int:
 
 
 def _rate(name: str, n: int) -> float:
-    means, k = _cell(n)
+    means, k = cell(n)
     tape = Instance(means).tape(1)
     run = DETECTORS[name].run
     cap = _cap(name, n)
