@@ -77,11 +77,11 @@ LINTED := bandit_lib tests tools benchmarks
 test-lib: $(STAMP)
 	$(VENV)/bin/ruff check $(LINTED)
 	$(VENV)/bin/ruff format --check $(LINTED)
-	$(TEST_ENV) BANDIT_RESULTS=$$(mktemp -d) $(PY) -m pytest -n 2 --dist loadfile tests
+	$(TEST_ENV) BANDIT_RESULTS=$$(mktemp -d) $(PY) -m pytest -n 2 --dist loadfile --durations=10 tests
 
 test-notebooks: $(STAMP)
 	$(TEST_ENV) BANDIT_RESULTS=$$(mktemp -d) $(PY) -m pytest -p no:randomly --nbval-lax --nbval-current-env \
-		--nbval-cell-timeout=600 -n 2 --dist loadfile notebooks
+		--nbval-cell-timeout=600 -n 2 --dist loadfile --durations=10 notebooks
 
 # Property tests with fresh random examples, ROUNDS times (`make test` is seeded and never varies).
 # A failing example is saved to tests/hypothesis-examples: commit it (make test replays it) and

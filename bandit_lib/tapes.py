@@ -207,8 +207,20 @@ def pull_sum(kind, keys, means, scale, values, offsets, blocks, words, arm, star
 
 @njit(cache=True)
 def _fill_rewards(kind, keys, means, scale, values, offsets, arm, start, out):
+    """Rewards ``start, start+1, ...`` of ``arm`` into ``out``: the values of :func:`tape_reward`,
+    with one Philox block computed per four consecutive pulls (not one per pull)."""
+    k0 = keys[arm, 0]
+    k1 = keys[arm, 1]
+    blk = -1
+    c0 = c1 = c2 = c3 = np.uint64(0)
     for t in range(out.shape[0]):
-        out[t] = tape_reward(kind, keys, means, scale, values, offsets, arm, start + t)
+        j = start + t
+        if (j >> 2) != blk:
+            blk = j >> 2
+            c0, c1, c2, c3 = philox_block(k0, k1, blk)
+        w = j & 3
+        x = c0 if w == 0 else (c1 if w == 1 else (c2 if w == 2 else c3))
+        out[t] = reward_from_u(kind, means, scale, values, offsets, arm, uniform_of(x))
 
 
 @njit(cache=True)

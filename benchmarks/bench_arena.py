@@ -68,15 +68,15 @@ def _sampler_rows() -> dict:
     return rows
 
 
-def _cell(n: int):
+def cell(n: int):
     """The suite's case 0 at n, with the arm nearest the threshold moved to 1e-4 below the value at
     which it would sit on it alone: no detector stops within the cap, so every cell measures
     throughput over the same number of pulls."""
-    cell = instance("planted" if n < 10_000 else "large", n, 0)
-    means = cell.means.copy()
-    j = int(np.argmin(ksigma_gaps(means, cell.k)))
-    means[j] = leave_one_out_thresholds(means, cell.k)[j] - 1e-4
-    return means, cell.k
+    case = instance("planted" if n < 10_000 else "large", n, 0)
+    means = case.means.copy()
+    j = int(np.argmin(ksigma_gaps(means, case.k)))
+    means[j] = leave_one_out_thresholds(means, case.k)[j] - 1e-4
+    return means, case.k
 
 
 @njit(cache=True)
@@ -93,7 +93,7 @@ def _read_rounds(kind, keys, means, scale, values, offsets, rounds):
 
 def read_rate(n: int, pulls: int = 20_000_000) -> float:
     """Rewards per second read from the cell's tape in round-robin order (one per arm per round)."""
-    means, _ = _cell(n)
+    means, _ = cell(n)
     tape = Instance(means).tape(1)
     rounds = max(pulls // n, 1)
     _read_rounds(*tape.arrays, 1)
@@ -108,7 +108,7 @@ def _cap(name: str, n: int) -> int:
 
 def _rate(name: str, run, n: int) -> tuple[float, float]:
     """(pulls/s, pulls/s divided by the read rate measured before and after)."""
-    means, k = _cell(n)
+    means, k = cell(n)
     tape = Instance(means).tape(1)
     cap = _cap(name, n)
     pulls = {}

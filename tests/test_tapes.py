@@ -168,3 +168,17 @@ def test_decision_stream_is_fixed_by_seed_and_name():
 def test_bad_inputs_name_the_bad_value(call, message):
     with pytest.raises((ValueError, TypeError), match=message):
         call()
+
+
+def test_rewards_read_block_by_block_equal_the_reward_of_every_position():
+    """RewardTape.rewards computes one Philox block per four pulls: the same values as
+    tape_reward position by position, from any start, for every kind of tape."""
+    for tape in (
+        bernoulli_tape([0.3, 0.7], 5),
+        gaussian_tape([0.0, 1.0], 2.0, 5),
+        replay_tape([[1.0, 2.0, 3.0], [4.0, 5.0]], 5),
+    ):
+        for arm in (0, 1):
+            for start in (0, 1, 2, 3, 5, 8):
+                expected = [tape.reward(arm, start + t) for t in range(23)]
+                np.testing.assert_array_equal(tape.rewards(arm, start, start + 23), expected)

@@ -133,3 +133,73 @@ def test_ib_engines_agree_on_a_longer_run_with_many_arms():
     tape = bernoulli_tape(y, 9)
     ref, fast = _both(ib, tape, k=2.0, delta=0.1, cap=40000)
     _assert_same(ref, fast)
+
+
+def test_ib_engines_agree_where_clucb_equalises_the_challengers():
+    """Many low, close means (a Twitter-like keyword): CLUCB pulls the challengers until their UCBs
+    agree to within ~1e-9, the regime where the fast engine's tournament certificates are tightest
+    and the exact floats decide the most comparisons."""
+    rng = np.random.default_rng(47)
+    y = rng.uniform(0.002, 0.012, 47)
+    y[5] = 0.03
+    tape = bernoulli_tape(y, 10)
+    ref, fast = _both(ib, tape, k=2.5, delta=0.1, cap=60000)
+    _assert_same(ref, fast)
+    assert fast.info["removed"] == ref.info["removed"]
+
+
+def test_ib_engines_agree_through_long_duels():
+    """After the outlier leaves, two near-tied normals are leader and challenger for tens of
+    thousands of pulls: the fast engine's duels (pulls made without the trees while the leader, the
+    challenger and the open stop test stay certified) take the reference's decisions."""
+    y = np.array([0.2, 0.3, 0.35, 0.4, 0.48, 0.5, 0.93])
+    tape = bernoulli_tape(y, 12)
+    ref, fast = _both(ib, tape, k=1.5, delta=0.1, cap=60000)
+    _assert_same(ref, fast)
+    assert fast.info["removed"] == ref.info["removed"]
+    assert fast.info["duel_pulls"] > 40000, fast.info
+
+
+def test_ib_engines_agree_with_hundreds_of_arms_and_leader_changes():
+    rng = np.random.default_rng(300)
+    y = rng.uniform(0.3, 0.7, 300)
+    y[[7, 150]] = [0.72, 0.71]  # two close leaders: the leader changes hands
+    tape = bernoulli_tape(y, 11)
+    ref, fast = _both(ib, tape, k=1.0, delta=0.1, cap=25000)
+    _assert_same(ref, fast)
+    assert fast.info["removed"] == ref.info["removed"]
+
+
+# --------------------------------------------------------------------------- stretches
+
+
+@given(
+    st.lists(st.floats(0.0, 0.6), min_size=8, max_size=40),
+    st.integers(0, 2**32 - 1),
+    st.sampled_from([0, 3]),
+    st.sampled_from([1.0, 1.0, 2.0, 4.0]),
+)
+@settings(max_examples=12)
+def test_stretches_are_certified_pull_by_pull(y, seed, ci_index, rho):
+    """verify=True pulls a certified stretch one reward at a time and checks the exact UPDATE()
+    after every pull: the witness is active, and every arm WRR could pull again has the activity
+    the stretch was planned with."""
+    y = np.array(y)
+    y[0] = 0.95  # an outlier, so that the run lasts and stretches form
+    tape = bernoulli_tape(y, seed)
+    out = run_wrr_fast(tape, k=2.0, delta=0.1, cap=60000, ci=CIS[ci_index], rho=rho, batch=1, init_pulls=1, verify=True)
+    assert out.info["verification_failures"] == 0, out.info
+
+
+def test_stretches_happen_and_take_the_reference_decisions():
+    """Long runs where most pulls are read in stretches (RR and WRR, both families): the same pulls
+    per arm, stopping pull and output as the per-pull reference."""
+    from bandit_lib.zhuang17.instances import planted_outliers
+
+    case = planted_outliers(30, 2.5, 3)  # every run lasts 90000 pulls or more
+    for policy in (rr, wrr):
+        for ci in (AgrestiCoullCI(), HoeffdingCI()):
+            tape = bernoulli_tape(case.means, 5)
+            ref, fast = _both(policy, tape, k=2.5, delta=0.1, cap=120000, ci=ci)
+            _assert_same(ref, fast)
+            assert fast.info["stretches"] > 0, fast.info

@@ -558,9 +558,31 @@ def _ade_kernel(
             w = m_th & 3
             word = d0 if w == 0 else (d1 if w == 1 else (d2 if w == 2 else d3))
             J = _threshold_arm(uniform_of(word), n)
-            x1 = pull_sum(kind, keys, means, scale, values, offsets, blocks, words, J, counts[J], 1, 0.0)
-            x2 = pull_sum(kind, keys, means, scale, values, offsets, blocks, words, J, counts[J] + 1, 1, 0.0)
-            counts[J] += 2
+            cj = counts[J]
+            if kind == BERNOULLI:  # the read of tapes.pull_sum, written out (a call costs more than the read)
+                mean = means[J]
+                blk = cj >> 2
+                if blocks[J] != blk:
+                    w0, w1, w2, w3 = philox_block(keys[J, 0], keys[J, 1], blk)
+                    words[J, 0] = w0
+                    words[J, 1] = w1
+                    words[J, 2] = w2
+                    words[J, 3] = w3
+                    blocks[J] = blk
+                x1 = 1.0 if uniform_of(words[J, cj & 3]) < mean else 0.0
+                blk = (cj + 1) >> 2
+                if blocks[J] != blk:
+                    w0, w1, w2, w3 = philox_block(keys[J, 0], keys[J, 1], blk)
+                    words[J, 0] = w0
+                    words[J, 1] = w1
+                    words[J, 2] = w2
+                    words[J, 3] = w3
+                    blocks[J] = blk
+                x2 = 1.0 if uniform_of(words[J, (cj + 1) & 3]) < mean else 0.0
+            else:
+                x1 = pull_sum(kind, keys, means, scale, values, offsets, blocks, words, J, cj, 1, 0.0)
+                x2 = pull_sum(kind, keys, means, scale, values, offsets, blocks, words, J, cj + 1, 1, 0.0)
+            counts[J] = cj + 2
             S1 += x1
             S2 += x2
             S12 += x1 * x2
@@ -575,8 +597,20 @@ def _ade_kernel(
                 first_switch = t + 1
             for p in range(lo, hi):
                 i = order[p]
-                sums[i] = pull_sum(kind, keys, means, scale, values, offsets, blocks, words, i, counts[i], 1, sums[i])
-                counts[i] += 1
+                ci = counts[i]
+                if kind == BERNOULLI:
+                    blk = ci >> 2
+                    if blocks[i] != blk:
+                        w0, w1, w2, w3 = philox_block(keys[i, 0], keys[i, 1], blk)
+                        words[i, 0] = w0
+                        words[i, 1] = w1
+                        words[i, 2] = w2
+                        words[i, 3] = w3
+                        blocks[i] = blk
+                    sums[i] += 1.0 if uniform_of(words[i, ci & 3]) < means[i] else 0.0
+                else:
+                    sums[i] = pull_sum(kind, keys, means, scale, values, offsets, blocks, words, i, ci, 1, sums[i])
+                counts[i] = ci + 1
                 m_i[i] += 1
                 yhat[i] = sums[i] / m_i[i]
                 # the radii of the UPDATE that triggered this sweep (for the gap lemma)

@@ -15,6 +15,17 @@ neighbour test compares the same floats. The engine differs only in which tests 
    covers the few ulps by which the float values (``erfcinv``/``log`` are accurate to a few ulps;
    β is a well-conditioned function of them) and the two float expressions can differ.
    Otherwise :math:`\beta_j(T)` is computed exactly and the reference's own float test decides.
+   The pulled arm's own width in these passes is taken at the sweep's first T (a lower bound of
+   its width at T: Z and L grow with T), so the exact scale (``erfcinv``/``log``) is computed only
+   for a test that needs it, not at every pull.
+2b. **Guards** (Bernoulli tapes). After a full test of arm i's edges, the engine keeps the
+   smallest margin by which a certified pass held, with i's mean and width then. Between two
+   pulls of i each neighbour is pulled at most once (sweeps pull every undecided arm once, in index
+   order), which moves its mean by at most 1/m and lowers its width by at most
+   :math:`Z\sqrt{1.25/(m(m+1))}` (Bernoulli; Hoeffding: the matching difference of
+   :math:`\sqrt{L/(2m)}`) plus the growth of Z over the sweep; while the kept margin exceeds
+   everything that moved since (i's own change included), every edge of i still passes, and the
+   test is skipped.
 3. **Components change only when an edge is deleted**, and only by splitting the component of the
    pulled arm. For each deleted edge ``{i, j}`` still inside one component, a
    bidirectional breadth-first search from ``i`` and ``j`` (one node of each side in turn) stops
@@ -198,6 +209,16 @@ def gold_kernel(
     order = np.empty(n, dtype=np.int64)
     stamp = 0
     count = 0
+    # guards (Bernoulli tapes): after a full test of arm i's edges, gval[i] is the smallest margin
+    # by which a certified pass held, at i's mean yscan[i] and b*beta_i bscan[i]; dacc[i] bounds
+    # how much the neighbours' means and widths moved since (each is pulled at most once between
+    # two pulls of i). While gval[i] exceeds what moved, every edge of i still passes.
+    guard = kind == BERNOULLI
+    gval = np.full(n, -np.inf)
+    yscan = np.zeros(n)
+    bscan = np.zeros(n)
+    dacc = np.zeros(n)
+    sc_prev = 0.0
     # ---- lines 5-6: one pull each
     T = 0
     for i in range(n):
@@ -270,6 +291,13 @@ def gold_kernel(
                 order[n_a] = i
                 n_a += 1
         stats[0] += 1
+        # the width scale at the sweep's first and last pull: every T of the sweep lies between
+        # (delta'(T) decreases, so Z and L grow), and every width is increasing in it
+        sc_lo = width_scale_nb(width, float(T + 1), n, delta)
+        sc_hi = width_scale_nb(width, float(T + n_a), n, delta)
+        if sc_prev == 0.0:
+            sc_prev = sc_lo
+        sc_T = -1
         for r in range(n_a):
             i = order[r]
             # line 13: pull i
@@ -290,25 +318,60 @@ def gold_kernel(
             T += 1
             yi = s[i] / m[i]
             yhat[i] = yi
-            # line 14: UPDATE_G(T), only i's edges can fail
-            sc = width_scale_nb(width, float(T), n, delta)
-            beta_i = beta_nb(width, sc, s[i], float(m[i]), R)
-            bi = b * beta_i
+            # line 14: UPDATE_G(T), only i's edges can fail. beta_i at the sweep's first T is a
+            # lower bound of beta_i(T); the exact scale is computed when a test needs it
+            beta_lo = beta_nb(width, sc_lo, s[i], float(m[i]), R)
+            bi = b * beta_lo
             bb[i] = bi
-            if stats[4] == 0 and not (abs(yi - means[i]) <= beta_i):
-                stats[4] = T
+            if stats[4] == 0 and not (abs(yi - means[i]) <= beta_lo):
+                sc = width_scale_nb(width, float(T), n, delta)
+                sc_T = T
+                if not (abs(yi - means[i]) <= beta_nb(width, sc, s[i], float(m[i]), R)):
+                    stats[4] = T
             n_del = 0
-            for k in range(deg[i] - 1, -1, -1):
-                j = adj[i, k]
-                diff = abs(yi - yhat[j])
-                if diff <= (bi + bb[j]) * SAFE:
-                    continue
-                beta_j = beta_nb(width, sc, s[j], float(m[j]), R)
-                bb[j] = b * beta_j
-                stats[2] += 1
-                if diff > b * (beta_i + beta_j):
-                    dels[n_del] = j
-                    n_del += 1
+            skip = False
+            if guard and gval[i] > -np.inf:
+                mo = float(m[i] - 2)
+                if mo >= 1.0:
+                    if width == BERNOULLI_WIDTH:
+                        dw = sc_hi * math.sqrt(1.25 / (mo * (mo + 1.0))) + sc_prev * math.sqrt(0.25 / mo) * (
+                            (sc_hi / sc_prev) ** 3 - 1.0
+                        )
+                    else:
+                        dw = R * (
+                            math.sqrt(sc_hi / 2.0) * (1.0 / math.sqrt(mo) - 1.0 / math.sqrt(mo + 1.0))
+                            + (math.sqrt(sc_hi) - math.sqrt(sc_prev)) / math.sqrt(2.0 * mo)
+                        )
+                    dacc[i] += 1.0 / mo + b * dw
+                    own = abs(yi - yscan[i]) + max(bscan[i] - bi, 0.0)
+                    skip = gval[i] * (1.0 - 1e-9) > (own + dacc[i]) * (1.0 + 1e-9) + 1e-300
+            if skip:
+                stats[7] += 1
+            else:
+                gmin = np.inf
+                for k in range(deg[i] - 1, -1, -1):
+                    j = adj[i, k]
+                    diff = abs(yi - yhat[j])
+                    slack = (bi + bb[j]) * SAFE - diff
+                    if slack >= 0.0:
+                        gmin = min(gmin, slack)
+                        continue
+                    if sc_T != T:
+                        sc = width_scale_nb(width, float(T), n, delta)
+                        sc_T = T
+                    beta_i = beta_nb(width, sc, s[i], float(m[i]), R)
+                    beta_j = beta_nb(width, sc, s[j], float(m[j]), R)
+                    bb[j] = b * beta_j
+                    stats[2] += 1
+                    if diff > b * (beta_i + beta_j):
+                        dels[n_del] = j
+                        n_del += 1
+                    else:
+                        gmin = -np.inf  # passed only by the exact test: tested in full next time
+                gval[i] = gmin
+                yscan[i] = yi
+                bscan[i] = bi
+                dacc[i] = 0.0
             if n_del > 0:
                 for d in range(n_del):
                     j = dels[d]
@@ -352,6 +415,7 @@ def gold_kernel(
                 if r < n_a - 1 or count < stop_cnt:
                     capped = True
                 break
+        sc_prev = sc_lo
         if capped:
             break
     e = 0

@@ -252,12 +252,10 @@ def _reference(tape: RewardTape, p: _Params) -> Outcome:
         return connected_components(graph, directed=False)[1]
 
     def mark_terminal(T, labels):  # MARK_TERMINAL
-        sizes = np.bincount(labels, minlength=n)
-        for i in range(n):
-            size = int(sizes[labels[i]])
-            if size <= p.small_lim and not np.isfinite(S[i]):  # small(|C|), first time only
-                S[i] = T
-                tsize[i] = size
+        size = np.bincount(labels, minlength=n)[labels]  # |C| of each arm's community
+        new = (size <= p.small_lim) & ~np.isfinite(S)  # small(|C|), first time only
+        S[new] = T
+        tsize[new] = size[new]
         if state["stop_reached"] is None and np.isfinite(S).sum() >= p.K:
             state["stop_reached"] = T
 
@@ -327,7 +325,7 @@ def _fast(tape: RewardTape, p: _Params) -> Outcome:
     tsize = np.zeros(n, dtype=np.int64)
     comp = np.zeros(n, dtype=np.int64)
     edge_log = np.zeros((n * (n - 1) // 2 if p.log_edges else 1, 5), dtype=np.int64)
-    stats = np.zeros(7, dtype=np.int64)
+    stats = np.zeros(8, dtype=np.int64)
     T, capped = gold_kernel(
         *tape.arrays,
         p.width_code,
@@ -366,7 +364,14 @@ def _fast(tape: RewardTape, p: _Params) -> Outcome:
         int(stats[4]) if stats[4] else None,
         log,
     )
-    out.info.update({"deletions": int(stats[1]), "exact_widths": int(stats[2]), "searches": int(stats[3])})
+    out.info.update(
+        {
+            "deletions": int(stats[1]),
+            "exact_widths": int(stats[2]),
+            "searches": int(stats[3]),
+            "guarded_pulls": int(stats[7]),
+        }
+    )
     return out
 
 

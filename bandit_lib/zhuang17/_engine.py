@@ -54,6 +54,7 @@ from bandit_lib.zhuang17.intervals import (
     L_DELTA,
     TH_DELTA,
     IntervalState,
+    ac_beta_nb,
     check_ci,
     delta_prime_nb,
     evaluate_kernel,
@@ -401,6 +402,182 @@ def certify_step(y, b_lo, b_hi, th_f, q, mg, eq_inv, family):
 
 
 @njit(cache=True)
+def stretch_certified(
+    n,
+    k,
+    family,
+    R,
+    th_mode,
+    z2lo,
+    ratio3,
+    kmaxc,
+    Llo,
+    Lhi,
+    var_f,
+    vlo,
+    vhi,
+    eS1w,
+    eS2w,
+    th_f,
+    q,
+    eq_inv,
+    mg,
+    Yc,
+    y0,
+    Ybound,
+    pbound,
+    pcap,
+    W0,
+    W0c,
+    W2,
+    W2c,
+    w,
+    s,
+    m,
+    yhat,
+    st_b2,
+    st_d,
+    sx,
+    sr,
+    cls,
+):
+    """True if the witness ``w`` is surely active after each pull of a stretch whose rewards are
+    already read (arm j gets sr[j] more pulls with reward sum sx[j], rewards in [0, 1]), and every
+    state on the way stays inside the window's caps, so that the window's margins ``mg`` hold for it.
+
+    Whatever the order of its rewards, arm j's mean y_j = s_j/m_j stays within
+    dev_j = max(X(1 - y_j), (r - X) y_j)/m_j of its value (X = sx[j], r = sr[j]); its Agresti–Coull
+    p~ within [a/(b + r - X), (a + X)/(b + X)] (a = s_j + z^2/2, b = m_j + z^2, at z_lo, below every
+    later z), so beta_j^2 = z^2 p~(1 - p~)/m within the matching range. Then, in exact arithmetic:
+    the threshold moves by at most Dth = sum dev/n + k ||dev||/sqrt(n) (sigma is 1/sqrt(n) times a
+    norm of the centred means); the threshold radius ||c * beta|| (delta method, at z_lo) by at most
+    ||dc|| beta_max + c_max ||dbeta||, with ||dc|| <= 2k/n ||dev||/sigma and
+    c_max = (1 + k sqrt(n-1))/n (Samuelson); Hoeffding's q = sum 1/m_i falls by
+    sum (1/m_j - 1/(m_j + r_j)). Each certificate is :func:`certify_step` at the current state with
+    the margins widened by these drifts (and the rounding margins doubled, for the states in between):
+    the witness surely active, and every arm whose activity a visit used (``cls``: +1 active, -1 not;
+    WRR pulls an arm again while it is active and m < c) surely so at every state of the stretch.
+    """
+    fn = float(n)
+    Sd = 0.0
+    Sd2 = 0.0
+    Ynew = Ybound
+    pnew = pbound
+    dW0 = 0.0
+    dW2 = 0.0
+    dq = 0.0
+    bmax2 = 0.0
+    dB2 = 0.0
+    zc = z2lo / 2.0
+    ac = family != HOEFFDING
+    for j in range(n):
+        if ac:
+            bmax2 = max(bmax2, st_b2[j])  # every arm's radius weighs in the drift of c
+        r = sr[j]
+        if r == 0:
+            continue
+        X = sx[j]
+        mj = float(m[j])
+        yj = yhat[j]
+        dev = max(X * (1.0 - yj), (r - X) * yj) / mj
+        Sd += dev
+        Sd2 += dev * dev
+        Ynew = max(Ynew, abs(yj) + dev)
+        if ac:
+            a = s[j] + zc
+            b = mj + z2lo
+            pl = a / (b + r - X)
+            ph = (a + X) / (b + X)
+            pnew = max(pnew, ph)
+            fl = min(pl * (1.0 - pl), ph * (1.0 - ph))
+            fh = 0.25 if pl <= 0.5 <= ph else max(pl * (1.0 - pl), ph * (1.0 - ph))
+            b2hi = z2lo * fh / mj
+            b2lo = z2lo * fl / (mj + r)
+            b2 = st_b2[j]
+            bmax2 = max(bmax2, b2hi)
+            db = max(math.sqrt(b2hi) - math.sqrt(b2), math.sqrt(b2) - math.sqrt(b2lo))
+            dB2 += db * db
+            dW0 += b2hi - b2
+            d = abs(st_d[j]) + dev
+            dW2 += d * d * b2hi - st_d[j] * st_d[j] * b2
+        else:
+            dq += 1.0 / mj - 1.0 / (mj + r)
+    Dsig = math.sqrt(Sd2 / fn)
+    Dth = Sd / fn + k * Dsig
+    # the caps of the window, for every state of the stretch
+    if Ynew > Yc:
+        return False
+    rv = math.sqrt(max(var_f, 0.0))
+    Emu = 2.0 * (2.0 * eS1w / fn + 3.0 * U * Yc)
+    Evar = 2.0 * (2.0 * eS2w / fn + 8.0 * U * Yc * Yc + (2.0 * Yc + Emu) * Emu)
+    lo = rv - Dsig
+    if lo <= 0.0 or lo * lo < vlo * (1.0 + 1e-9) + 4.0 * Evar:
+        return False
+    hi = rv + Dsig
+    if hi * hi > vhi * (1.0 - 1e-9) - 4.0 * Evar:
+        return False
+    Dv = 0.0
+    if ac:
+        if th_mode != TH_DELTA:
+            return False
+        if pnew > pcap or W0 + dW0 > W0c or W2 + dW2 > W2c:
+            return False
+        sig_lo = math.sqrt(0.5 * vlo)
+        c_max = (1.0 + k * math.sqrt(fn - 1.0)) / fn
+        Dv = (2.0 * k / fn) * math.sqrt(Sd2) / sig_lo * math.sqrt(bmax2) + c_max * math.sqrt(dB2)
+    RRm = mg.RR if ac else 1.0
+    # the witness, then every arm whose activity a visit of the stretch used (cls: +1 active, -1 not)
+    for j in range(-1, n):
+        if j < 0:
+            a_j = w
+            want = 1
+        else:
+            want = cls[j]
+            if want == 0:
+                continue
+            a_j = j
+        r = sr[a_j]
+        X = sx[a_j]
+        mj = float(m[a_j])
+        yj = yhat[a_j]
+        dev = max(X * (1.0 - yj), (r - X) * yj) / mj
+        mg2 = Margins(
+            mg.valid,
+            2.0 * mg.TH + Dth + dev,
+            mg.MAG + Dth + dev,
+            2.0 * mg.EQ,
+            2.0 * mg.MLO + Dv,
+            2.0 * mg.MHI + RRm * Dv,
+            mg.F,
+            mg.RR,
+            mg.C_LO,
+            mg.C_HI,
+        )
+        if ac:
+            a = s[a_j] + zc
+            b = mj + z2lo
+            pl = a / (b + r - X)
+            ph = (a + X) / (b + X)
+            fl = min(pl * (1.0 - pl), ph * (1.0 - ph))
+            fh = 0.25 if pl <= 0.5 <= ph else max(pl * (1.0 - pl), ph * (1.0 - ph))
+            rel = (16.0 + 4.0 * kmaxc) * U
+            b_lo = math.sqrt(z2lo * fl / (mj + r)) * (1.0 - rel)
+            b_hi = math.sqrt(z2lo * fh / mj) * mg.RR * (1.0 + rel)
+            got = certify_step(yj, b_lo, b_hi, th_f, q, mg2, eq_inv, family)
+        else:
+            b_lo = hoeffding_beta_nb(mj + r, Llo, R) * (1.0 - 8.0 * U)
+            b_hi = hoeffding_beta_nb(mj, Lhi, R) * (1.0 + 8.0 * U)
+            # q = sum 1/m_i only falls: q - dq below every state's, q above
+            if want == 1:
+                got = certify_step(yj, b_lo, b_hi, th_f, q - dq, mg2, 4.0 * eq_inv, family)
+            else:
+                got = certify_step(yj, b_lo, b_hi, th_f, q, mg2, 4.0 * eq_inv, family)
+        if got != want:
+            return False
+    return True
+
+
+@njit(cache=True)
 def _beta_interval(s_j, m_j, family, R, z2lo, ratio3, Llo, Lhi):
     """Interval holding the reference's float radius of an arm with sums (s_j, m_j), any T of the window."""
     if family == HOEFFDING:
@@ -419,26 +596,34 @@ def _exact(s, m, T, k, delta, family, R, l_fixed, l_inner, z_mode, th_mode, yhat
 
 @njit(cache=True)
 def _best_witness(yhat, beta, active, theta, bth):
-    """The active arm with the largest slack (beta_i + beta_th - ``|yhat_i - theta|``), or -1."""
+    """The active arm nearest the threshold (the one whose activity outlasts the others' as every
+    radius shrinks: an arm with ``|yhat_i - theta| < beta_th`` stays active whatever its own radius),
+    ties to the larger slack (beta_i + beta_th - ``|yhat_i - theta|``); -1 if none is active.
+    The witness only makes certificates cheaper: any active arm is correct."""
     best = -1
+    best_d = np.inf
     best_slack = -np.inf
     for i in range(yhat.shape[0]):
         if active[i]:
-            sl = beta[i] + bth - abs(yhat[i] - theta)
-            if sl > best_slack:
+            d = abs(yhat[i] - theta)
+            sl = beta[i] + bth - d
+            if d < best_d or (d == best_d and sl > best_slack):
+                best_d = d
                 best_slack = sl
                 best = i
     return best
 
 
 @njit(cache=True)
-def _window_z(T, n, batch, cap, k, delta, family, l_fixed, l_inner, z_mode):
+def _window_z(T, n, batch, cap, k, delta, family, l_fixed, l_inner, z_mode, shrink=0):
     """T_hi and the range of z (Agresti–Coull: z_lo^2, (z_hi/z_lo)^6) or of l and L (Hoeffding) on [T, T_hi].
 
     delta'(T) decreases in T, so z, L increase and l (ADE20 form) decreases; FN_MARGIN covers
-    the few-ulp errors of erfcinv and log.
+    the few-ulp errors of erfcinv and log. The window is max(4 n batch, T/32) pulls long, divided by
+    2^shrink (at least 64 batches): a shorter window has a narrower range of radii, so fewer arms
+    near the edge of the active set need an exact UPDATE().
     """
-    T_hi = min(T + max(4 * n * batch, T // 32), cap)
+    T_hi = min(T + max(max(4 * n * batch, T // 32) >> shrink, 64 * batch), cap)
     dp0 = delta_prime_nb(float(T), n, delta)
     dph = delta_prime_nb(float(T_hi), n, delta)
     if family == HOEFFDING:
@@ -536,7 +721,7 @@ def wrr_kernel(
 ):
     """WRR (RR when rho = 1) on a tape; fills s, m; returns (T, capped, theta).
 
-    ``stats``: [exact UPDATEs, verification failures, certified steps, steps, windows].
+    ``stats``: [exact UPDATEs, verification failures, certified steps, steps, windows, stretches].
     """
     n = s.shape[0]
     fn = float(n)
@@ -578,8 +763,171 @@ def wrr_kernel(
     mg = Margins(0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
     w_lo = w_hi = 0.0
     step_rho = rho * batch
+    # stretches (RR on Bernoulli tapes): B pulls read without a step's bookkeeping, once the witness
+    # is certified active after each of them (stretch_certified); then a new window
+    stretchable = kind == BERNOULLI and batch == 1 and (family == HOEFFDING or th_mode == TH_DELTA)
+    sx = np.zeros(n)
+    sr = np.zeros(n, dtype=np.int64)
+    cv = np.zeros(n)
+    cls = np.zeros(n, dtype=np.int64)
+    plan = np.empty(64 * n + 64 if verify else 1, dtype=np.int64)
+    cvv = np.zeros(n)
+    ctmp = np.zeros(n, dtype=np.int64)
+    zT_at = -1
+    zT = 0.0
+    shrink = 0
+    win_exact = 0
+    Ybound = pbound = eS1w = eS2w = kmaxc = 0.0
+    B_min = max(n // 2, 64)
+    B_last = B_min
+    next_try = 0
+    cool = n
     i = 0
     while True:
+        if stretchable and not fresh and T >= next_try and mg.valid != 0.0:
+            mu_f, var_f, sig_f, th_f = _point(S1, S2, inv_n, k)
+            Bt = min(B_last + B_last // 2, T_hi - T, cap - 1 - T)
+            if verify:
+                Bt = min(Bt, plan.shape[0])
+            B = 0
+            nv = 0
+            ok = False
+            if Bt >= B_min and vlo <= var_f <= vhi:
+                q = _q(mu_f, sig_f, W0, W1, W2, y0, inv_nn, k, family, th_mode)
+                eq_inv = eW0 + float(T_hi - T) * rW0 + float(steps) * rW0
+                # plan the visits and read their rewards (the tape fixes them): a visit pulls its arm
+                # once, and again while the arm is active and m < c (WRR); where that matters, the
+                # arm's activity is taken from the current state, and certified for the whole
+                # stretch below; an arm whose activity is undecided ends the stretch
+                ii = i
+                while True:
+                    jj = ii + 1
+                    if jj == n:
+                        jj = 0
+                    mj = m[jj] + sr[jj]
+                    cnew = (c[jj] if sr[jj] == 0 else cv[jj]) + step_rho
+                    npull = 1
+                    cl = cls[jj]
+                    if float(mj + 1) < cnew:
+                        if cl == 0:
+                            b_lo, b_hi = _beta_interval(s[jj], float(m[jj]), family, R, z2lo, ratio3, Llo, Lhi)
+                            cl = certify_step(yhat[jj], b_lo, b_hi, th_f, q, mg, eq_inv, family)
+                            if cl != 1 and cl != -1:
+                                break
+                        if cl == 1:
+                            npull = max(1, np.int64(math.ceil(cnew)) - mj)
+                    if B + npull > Bt:
+                        break
+                    cls[jj] = cl
+                    cv[jj] = cnew
+                    if verify:
+                        plan[nv] = jj
+                    nv += 1
+                    for _ in range(npull):
+                        mi = m[jj] + sr[jj]
+                        blk = mi >> 2
+                        if blocks[jj] != blk:
+                            c0, c1, c2, c3 = philox_block(keys[jj, 0], keys[jj, 1], blk)
+                            words[jj, 0] = c0
+                            words[jj, 1] = c1
+                            words[jj, 2] = c2
+                            words[jj, 3] = c3
+                            blocks[jj] = blk
+                        sx[jj] += 1.0 if uniform_of(words[jj, mi & 3]) < means[jj] else 0.0
+                        sr[jj] += 1
+                    B += npull
+                    ii = jj
+                if B >= B_min:
+                    ok = stretch_certified(
+                        n,
+                        k,
+                        family,
+                        R,
+                        th_mode,
+                        z2lo,
+                        ratio3,
+                        kmaxc,
+                        Llo,
+                        Lhi,
+                        var_f,
+                        vlo,
+                        vhi,
+                        eS1w,
+                        eS2w,
+                        th_f,
+                        q,
+                        eq_inv,
+                        mg,
+                        Yc,
+                        y0,
+                        Ybound,
+                        pbound,
+                        pcap,
+                        W0,
+                        W0c,
+                        W2,
+                        W2c,
+                        w,
+                        s,
+                        m,
+                        yhat,
+                        st_b2,
+                        st_d,
+                        sx,
+                        sr,
+                        cls,
+                    )
+                if ok and verify:
+                    # pull the stretch one reward at a time and check, after each pull, the
+                    # certified claims against the exact UPDATE: the witness is active, and a
+                    # visited arm that WRR may pull again has the activity it was planned with
+                    for v in range(nv):
+                        jj = plan[v]
+                        cvis = (c[jj] if ctmp[jj] == 0 else cvv[jj]) + step_rho
+                        cvv[jj] = cvis
+                        ctmp[jj] = 1
+                        while True:
+                            s[jj] = pull_sum(
+                                kind, keys, means, scale, values, offsets, blocks, words, jj, m[jj], 1, s[jj]
+                            )
+                            m[jj] += 1
+                            T += 1
+                            evaluate_kernel(s, m, T, k, delta, family, R, l_fixed, l_inner, z_mode, th_mode, vy, vb, va)
+                            if not va[w]:
+                                stats[1] += 1
+                            if not float(m[jj]) < cvis:
+                                break
+                            if va[jj] != (cls[jj] == 1):
+                                stats[1] += 1
+                            if not va[jj]:
+                                break
+                    T -= B
+            for j in range(n):
+                r = sr[j]
+                if r > 0:
+                    if ok:
+                        if not verify:
+                            s[j] += sx[j]  # the reference adds the same 0/1 rewards one at a time: exact
+                            m[j] += r
+                        c[j] = cv[j]  # the planned c: step_rho added once per visit, as a visit does
+                        yhat[j] = s[j] / m[j]
+                    sx[j] = 0.0
+                    sr[j] = 0
+                cls[j] = 0
+                ctmp[j] = 0
+            if ok:
+                i = ii
+                T += B
+                stats[2] += B
+                stats[3] += B
+                stats[5] += 1
+                B_last = B
+                cool = n
+                fresh = True
+            else:
+                B_last = max(B_last // 2, B_min)
+                next_try = T + cool
+                cool = min(2 * cool, 64 * n)
         i = (i + 1) % n
         c[i] += step_rho
         while True:  # one visit: the regular pull, then extra pulls while i is active and m_i < c_i
@@ -623,6 +971,7 @@ def wrr_kernel(
                     W0 += v - st_inv[i]
                     st_inv[i] = v
                     ok = abs(yn) <= Yc
+                    Ybound = max(Ybound, abs(yn))
                 else:
                     b2, p = _ac_b2(si, fm, z2lo)
                     d = yn - y0
@@ -634,13 +983,21 @@ def wrr_kernel(
                     W1 += d * b2 - do * b2o
                     W2 += (d * d) * b2 - (do * do) * b2o
                     ok = abs(yn) <= Yc and p <= pcap and W0 <= W0c and W2 <= W2c
+                    Ybound = max(Ybound, abs(yn))
+                    pbound = max(pbound, p)
                 if not ok or T > T_hi:
                     fresh = True
             if fresh:
                 # a new window: z range, exact sums, caps, per-step rounding rates, margins
                 stats[4] += 1
+                # windows shrink while exact UPDATE()s cost more than the windows' own O(n) starts
+                if win_exact > 1 and shrink < 12:
+                    shrink += 1
+                elif win_exact == 0 and shrink > 0:
+                    shrink -= 1
+                win_exact = 0
                 T_hi, z2lo, ratio3, llo, Llo, lhi, Lhi = _window_z(
-                    T, n, batch, cap, k, delta, family, l_fixed, l_inner, z_mode
+                    T, n, batch, cap, k, delta, family, l_fixed, l_inner, z_mode, shrink
                 )
                 S1, eS1, S2, eS2, Y, y0, W0, eW0, W1, eW1, W2, eW2, pmax = _resum(
                     s, m, yhat, family, z2lo, st_b2, st_d, st_inv
@@ -667,6 +1024,10 @@ def wrr_kernel(
                     rW2 = U * (18.0 + 4.0 * kmaxc) * D * D * W0c
                 # the window lasts at most until T_hi: at most (T_hi - T) steps of rounding growth
                 K = float(T_hi - T)
+                eS1w = eS1 + K * rS1
+                eS2w = eS2 + K * rS2
+                Ybound = Y
+                pbound = pmax
                 mg = _margins(
                     n,
                     k,
@@ -698,7 +1059,8 @@ def wrr_kernel(
                 w_lo, w_hi = _beta_interval(si, fm, family, R, z2lo, ratio3, Llo, Lhi)
             eq_inv = eW0 + float(T_hi - T) * rW0 + float(steps) * rW0  # Hoeffding: rounding of sum 1/m_i
             mu_f, var_f, sig_f, th_f = _point(S1, S2, inv_n, k)
-            if mg.valid != 0.0 and vlo <= var_f <= vhi:
+            usable = mg.valid != 0.0 and vlo <= var_f <= vhi
+            if usable:
                 q = -1.0  # computed on first need
                 b_lo = b_hi = 0.0
                 if need_i:
@@ -709,6 +1071,19 @@ def wrr_kernel(
                     cert_i = certify_step(yn, b_lo, b_hi, th_f, q, mg, eq_inv, family)
                     if cert_i == 2:
                         q = _q(mu_f, sig_f, W0, W1, W2, y0, inv_nn, k, family, th_mode)
+                        cert_i = certify_step(yn, b_lo, b_hi, th_f, q, mg, eq_inv, family)
+                    if cert_i == 0:
+                        # undecided within the window's range of radii: the reference's own radius of
+                        # arm i at this T (the same float), before an O(n) exact UPDATE
+                        if zT_at != T:
+                            zT_at = T
+                            dpT = delta_prime_nb(float(T), n, delta)
+                            zT = -math.log(dpT) if family == HOEFFDING else z_value_nb(dpT, z_mode)
+                        if family == HOEFFDING:
+                            b_lo = hoeffding_beta_nb(fm, zT, R)
+                        else:
+                            b_lo = ac_beta_nb(si, fm, zT)
+                        b_hi = b_lo
                         cert_i = certify_step(yn, b_lo, b_hi, th_f, q, mg, eq_inv, family)
                     if cert_i == 1:
                         act_i = True
@@ -762,9 +1137,15 @@ def wrr_kernel(
                 )
                 nonempty = n_act > 0
                 act_i = active[i]
-                fresh = True
+                win_exact += 1
+                # the running sums and the window's margins still hold (the UPDATE changed no sum);
+                # only a window whose margins could not be used is replaced
+                if not usable:
+                    fresh = True
                 if nonempty:
                     w = _best_witness(yhat, beta, active, theta, bth)
+                    if not fresh:
+                        w_lo, w_hi = _beta_interval(s[w], float(m[w]), family, R, z2lo, ratio3, Llo, Lhi)
             if not nonempty or T >= cap:
                 mu, sig, theta, bth, n_act = evaluate_kernel(
                     s, m, T, k, delta, family, R, l_fixed, l_inner, z_mode, th_mode, yhat, beta, active
@@ -779,7 +1160,7 @@ def run_wrr_fast(tape: RewardTape, *, k, delta, cap, ci, rho, batch, init_pulls,
     n = tape.n_arms
     s = np.zeros(n)
     m = np.zeros(n, dtype=np.int64)
-    stats = np.zeros(5, dtype=np.int64)
+    stats = np.zeros(6, dtype=np.int64)
     T, capped, theta = wrr_kernel(
         *tape.arrays,
         k,
@@ -802,6 +1183,7 @@ def run_wrr_fast(tape: RewardTape, *, k, delta, cap, ci, rho, batch, init_pulls,
         "certified_steps": int(stats[2]),
         "steps": int(stats[3]),
         "windows": int(stats[4]),
+        "stretches": int(stats[5]),
     }
     if verify:
         info["verification_failures"] = int(stats[1])
