@@ -168,7 +168,7 @@ def test_square_loader_bad_input(tmp_path):
 
 
 def test_the_gates_recipe_is_hcb_like():
-    from bandit_lib.ade20.gates import recipe
+    from bandit_lib.ade20.report.gates import recipe
 
     for r in range(3):  # with its defaults, the gates' copy of the recipe draws what hcb_like draws
         assert np.array_equal(recipe(2026, r), hcb_like(2026, r).means)

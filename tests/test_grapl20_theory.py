@@ -162,7 +162,7 @@ def test_more_bad_theory_inputs(make, message):
 def test_hypotheses_of_the_lemmas_and_of_theorem_3_1():
     import pandas as pd
 
-    from bandit_lib.grapl20.hypotheses import (
+    from bandit_lib.grapl20.report.hypotheses import (
         lemma_a1_hypotheses,
         lemma_a23_hypotheses,
         theorem31_cells,

@@ -3,9 +3,11 @@
 come from :mod:`bandit_lib.zhuang17`.
 
 * :mod:`~bandit_lib.ade20.ade` — ADE (Algorithm 1): the per-pull reference and the exact engine;
-* :mod:`~bandit_lib.ade20.theory` — Theorems 1–2 in checkable form, and the closed-form cost model;
+* :mod:`~bandit_lib.ade20.theory` — Theorem 2's explicit bound and the closed-form cost model;
 * :mod:`~bandit_lib.ade20.instances` — the synthetic instances, the real HCB error rates and their stand-in;
 * :mod:`~bandit_lib.ade20.square` — loader of crowdsourcing data in the SQUARE format (HCB);
 * :mod:`~bandit_lib.ade20.experiments` — Figs 1–3, theory checks, the sensitivity panel;
-* :mod:`~bandit_lib.ade20.report` — mean costs, the crossover and the scorecard of the chapter.
+* :mod:`~bandit_lib.ade20.report` — mean costs, the crossover and the scorecard of the chapter;
+  :mod:`~bandit_lib.ade20.report.gates` — the calibration gates of the HCB-like stand-in;
+  :mod:`~bandit_lib.ade20.report.hypotheses` — Theorems 1–2's hypotheses, checked in code on every instance.
 """

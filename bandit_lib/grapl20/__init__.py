@@ -13,5 +13,7 @@
   :mod:`~bandit_lib.grapl20.polblogs_like` (stand-in) and :mod:`~bandit_lib.grapl20.polblogs_gml`
   (loader of the real political-blogs graph);
 * :mod:`~bandit_lib.grapl20.experiments` — the chapter's experiments (one module per experiment)
-  and :mod:`~bandit_lib.grapl20.report` — its figures and tables.
+  and :mod:`~bandit_lib.grapl20.report` — its figures and tables;
+  :mod:`~bandit_lib.grapl20.report.gates` — the calibration gates of the polblogs-like stand-in;
+  :mod:`~bandit_lib.grapl20.report.hypotheses` — the theorems' hypotheses, checked in code on every instance.
 """

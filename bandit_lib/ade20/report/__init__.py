@@ -10,7 +10,9 @@ atomic checks, each made at every setting the claim covers, and computes the ver
   at half or more of those n; for C5, ADE must at least beat both baselines at one k);
 * **not reproduced**: otherwise;
 * **inconclusive**: the results at hand cannot decide (the quick profile runs too few settings),
-  or a stand-in is outside its calibration gates (:mod:`bandit_lib.ade20.gates`).
+  or a stand-in is outside its calibration gates (:mod:`bandit_lib.ade20.report.gates`).
+
+The theorem rows check their hypotheses on every instance (:mod:`bandit_lib.ade20.report.hypotheses`).
 
 The baselines' interval family is a setting the paper states: it quotes only ZHUANG17's
 bounded-reward intervals and sets "R ... as 1" (Experiments on the Synthetic Datasets). C1-C6 are
@@ -318,10 +320,10 @@ def _comparison_claims(
 
 def gate_table(results: list[GateResult], standin, real) -> pd.DataFrame:
     """The stand-in's calibration gates beside the real data (one row per gate of
-    :func:`bandit_lib.ade20.gates.hcb_gates`, from their ``results`` on the stand-in), and the
+    :func:`bandit_lib.ade20.report.gates.hcb_gates`, from their ``results`` on the stand-in), and the
     statistics shown but not gated, each saying why: an input of the generator, a value its
     rejection filter bounds, or one that no spread of rates can move."""
-    from bandit_lib.ade20.gates import delta_min_k3, outliers_k2, sd
+    from bandit_lib.ade20.report.gates import delta_min_k3, outliers_k2, sd
 
     standin, real = (np.asarray(v, dtype=float) for v in (standin, real))
     for label, v in (("standin", standin), ("real", real)):
@@ -358,7 +360,7 @@ def gate_table(results: list[GateResult], standin, real) -> pd.DataFrame:
 def standin_claim(fig3_standin: pd.DataFrame, gates: list[GateResult], runs: int | None = None) -> Claim:
     """C5 on the HCB-like stand-in, the book's own data (an ``extra`` row): judged by C5's rule, and
     inconclusive unless the stand-in passes every one of its calibration ``gates`` (the results of
-    :func:`bandit_lib.ade20.gates.hcb_gates` on it)."""
+    :func:`bandit_lib.ade20.report.gates.hcb_gates` on it)."""
     table = _columns(fig3_standin, BASELINE_READINGS["l(k) with δ", "t in pulls"])
     gates = tuple(gates)
     if table is None or not gates:
@@ -394,7 +396,7 @@ def theorem_claims(
     ``first_failing`` errors on); whether Theorem 2's explicit bound held in every run, its smallest
     ratio to the measured pulls (``slack``), and the slope of pulls / (c^2 L) against Delta_min;
     ``hypotheses[1]``, ``hypotheses[2]``: each theorem's hypotheses checked on every instance of
-    its runs (:func:`bandit_lib.ade20.theory.theorem_hypotheses`). An instance outside them is no
+    its runs (:func:`bandit_lib.ade20.report.hypotheses.theorem_hypotheses`). An instance outside them is no
     test: the row is then inconclusive."""
     low, high = binomial_interval(errors, trials)
     h1, h2 = (tuple(hypotheses[t]) for t in (1, 2))

@@ -2,7 +2,12 @@
 
 Nothing here computes a result: it reads payloads of :mod:`bandit_lib.grapl20.experiments` and
 draws them (median line and interquartile band of E(t) over trials), or turns them into the
-numbers the scorecard compares with the paper.
+numbers the scorecard compares with the paper. The scorecard's conditions (the book's verdict
+policy, :mod:`bandit_lib.infra.scorecard`):
+
+* :mod:`~bandit_lib.grapl20.report.gates` — the calibration gates of the polblogs-like stand-in;
+* :mod:`~bandit_lib.grapl20.report.hypotheses` — the hypotheses of the theorems, checked in code on
+  every instance a theorem row uses.
 """
 
 from __future__ import annotations
