@@ -4,7 +4,6 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from bandit_lib.ade20.report.gates import hcb_gates
 from bandit_lib.ade20.instances import hcb_like
 from bandit_lib.ade20.report import (
     crossover,
@@ -16,6 +15,7 @@ from bandit_lib.ade20.report import (
     standin_claim,
     theorem_claims,
 )
+from bandit_lib.ade20.report.gates import hcb_gates
 from bandit_lib.ade20.report.hypotheses import theorem_hypotheses
 from bandit_lib.infra.scorecard import counts, summary
 from bandit_lib.infra.scorecard import scorecard as make_card
