@@ -642,25 +642,55 @@ add("suite.run_detector", "delta NaN", lambda: suite.run_detector("RR-GLR", CELL
 add("suite.run_detector", "not a cell", lambda: suite.run_detector("RR-GLR", MU, bt(CELL.means)), err(r"cell"))
 add("experiments.detectors_for", "group unknown", lambda: experiments.detectors_for(20, "modern"), err(r"group"))
 add("experiments.detectors_for", "n negative", lambda: experiments.detectors_for(-5), err(r"\bn\b"))
-for fname in ("plan_suite", "plan_bounds", "plan_correctness"):
+add(
+    "experiments.compute_suite",
+    "first negative",
+    lambda: experiments.compute_suite(seed, "planted", 20, 1, -1, 1, 0.1, ["RR-GLR"]),
+    err(r"first"),
+)
+add(
+    "experiments.compute_efficiency",
+    "sampler unknown",
+    lambda: experiments.compute_efficiency(seed, "planted", 20, 1, "XYZ", 1, 100, [0.1], 1),
+    err(r"sampler"),
+)
+add(
+    "experiments.compute_efficiency",
+    "seeds 0",
+    lambda: experiments.compute_efficiency(seed, "planted", 20, 1, "Top-Two", 0, 100, [0.1], 1),
+    err(r"seeds"),
+)
+add(
+    "experiments.compute_efficiency",
+    "delta 1",
+    lambda: experiments.compute_efficiency(seed, "planted", 20, 1, "Top-Two", 1, 100, [1.0], 1),
+    err(r"delta"),
+)
+add(
+    "experiments.compute_efficiency",
+    "horizon 0",
+    lambda: experiments.compute_efficiency(seed, "planted", 20, 1, "Top-Two", 1, 0, [0.1], 1),
+    err(r"horizon"),
+)
+for fname in ("plan_suite", "plan_bounds", "plan_correctness", "plan_efficiency"):
     add(f"experiments.{fname}", "profile unknown", lambda f=fname: getattr(experiments, f)("huge"), err(r"profile"))
 seed = np.random.SeedSequence(0)
 add(
     "experiments.compute_suite",
     "runs 0",
-    lambda: experiments.compute_suite(seed, "planted", 20, 1, 0, 0.1, ["RR-GLR"]),
+    lambda: experiments.compute_suite(seed, "planted", 20, 1, 0, 0, 0.1, ["RR-GLR"]),
     err(r"runs"),
 )
 add(
     "experiments.compute_suite",
     "detector unknown",
-    lambda: experiments.compute_suite(seed, "planted", 20, 1, 1, 0.1, ["XYZ"]),
+    lambda: experiments.compute_suite(seed, "planted", 20, 1, 0, 1, 0.1, ["XYZ"]),
     err(r"XYZ|detector"),
 )
 add(
     "experiments.compute_suite",
     "delta NaN",
-    lambda: experiments.compute_suite(seed, "planted", 20, 1, 1, NAN, ["RR-GLR"]),
+    lambda: experiments.compute_suite(seed, "planted", 20, 1, 0, 1, NAN, ["RR-GLR"]),
     err(r"delta"),
 )
 add(

@@ -82,6 +82,10 @@ def test_planted_cases_keep_the_draws_above_the_gap_floor_and_window_gets_a_box_
         "D-Tracking",
         "Top-Two",
         "Frank–Wolfe",
+        "Top-Two (β = ½)",
+        "D-Tracking (CS)",
+        "Top-Two (CS)",
+        "Frank–Wolfe (CS)",
     ],
 )
 def test_run_detector_gives_one_reproducible_row(name):
@@ -97,13 +101,38 @@ def test_run_detector_gives_one_reproducible_row(name):
         run_detector("UCB", cell, tape.rewind())
 
 
-def test_the_full_plan_runs_every_detector_ten_times_per_cell_and_a_delta_correct_one_at_ten_thousand_arms():
+def test_the_full_plan_runs_every_detector_ten_times_per_cell_and_every_sampler_with_both_stops():
+    from collections import Counter
+
     from bandit_lib.arena import experiments as ax
 
     units = ax.plan_suite("full")
-    assert all(u.params["runs"] >= 10 for u in units)
+    runs = Counter()
+    for u in units:
+        assert u.params["runs"] == (10 if u.params["n"] <= ax.SMALL_N else 1), u.key
+        for d in u.params["detectors"]:
+            runs[(u.params["family"], u.params["n"], u.params["case"], d)] += u.params["runs"]
+    assert set(runs.values()) == {10}, runs  # ten runs of every detector in every cell where it runs
+    assert len({u.key for u in units}) == len(units)
     big = {d for u in units if u.params["n"] == 10_000 for d in u.params["detectors"]}
-    assert any(DETECTORS[d].delta_correct for d in big), big
+    assert {"D-Tracking (CS)", "Top-Two (CS)", "RR (anytime CS)"} <= big, big
+    # each adaptive sampler meets both stops wherever its GLR row runs
+    for glr, cs in sx.SAMPLER_PAIRS.values():
+        glr_cells = {key[:3] for key in runs if key[3] == glr}
+        cs_cells = {key[:3] for key in runs if key[3] == cs}
+        assert glr_cells and glr_cells <= cs_cells, (glr, glr_cells - cs_cells)
+        assert max(n for _, n, _ in glr_cells) == 1000
     # every detector the book adds is checked for delta-correctness
-    assert set(ax.CORRECTNESS_RUNS["full"]) == set(sx.GLR) | set(sx.ANYTIME)
+    assert set(ax.CORRECTNESS_RUNS["full"]) == set(sx.GLR) | set(sx.ANYTIME) | set(sx.ADAPTIVE_CS)
     assert all(r >= 1000 for r in ax.CORRECTNESS_RUNS["full"].values())
+
+
+def test_the_efficiency_plan_covers_two_generators_and_delta_down_to_1e_300():
+    from bandit_lib.arena import efficiency as ef
+    from bandit_lib.arena import experiments as ax
+
+    units = ax.plan_efficiency("full")
+    assert {u.params["family"] for u in units} == {"planted", "window"}
+    assert {u.params["sampler"] for u in units} == set(ef.SAMPLERS)
+    assert all(min(u.params["deltas"]) == 1e-300 and u.params["runs"] >= 20 for u in units)
+    assert len({u.key for u in units}) == len(units)

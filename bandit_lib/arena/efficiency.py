@@ -66,7 +66,9 @@ def characteristic_time(means, k: float, *, sigma: float = SIGMA, rtol: float = 
     if len(means) <= EXACT_MAX_N:
         ch = optimal_weights(means, k, divergence="gaussian", sigma=sigma, rtol=rtol)
         # a bound of 0 on 1/T* (an arm within rounding of the threshold): T* unbounded above, on purpose
-        return tuple(1.0 / b if b > 0 else math.inf for b in (ch.bracket[1], ch.bracket[0]))
+        ends = [1.0 / b if b > 0 else math.inf for b in ch.bracket]
+        # where the bracket has closed to rounding its ends can cross by an ulp or so: order them
+        return min(ends), max(ends)
     from bandit_lib.arena.yardstick import gaussian_bracket
 
     g_lo, g_hi, _, _ = gaussian_bracket(means, k, sigma=sigma, rtol=rtol)

@@ -4,13 +4,17 @@ Experiments (full profile = the chapter's scale; quick = the notebook's smoke te
 
 * ``suite``: every (family, n, case) of :mod:`bandit_lib.arena.suite`, every detector allowed at
   that n, ``runs`` runs each (at least 10) on shared tapes (every detector of a run reads the same
-  rewards, whatever unit it runs in); the classic detectors and the book's own in units of their own;
+  rewards, whatever unit it runs in); one unit per detector and cell (per run from 722 arms on);
 * ``bounds``: the yardstick of every cell of the suite (:func:`bandit_lib.arena.suite.yardstick`):
   the single-arm bound, and up to 50 arms the cutting-plane certificate and the Gaussian upper value;
   on one cell (``EXACT``) also the exact Bernoulli T* bracket of the cutting-plane LP
   (:func:`~bandit_lib.arena.lower_bound.optimal_weights`), to show how tight the certified bounds are;
-* ``correctness``: every detector the book adds (the GLR stop under its four samplers, the
-  anytime-CS pair), 1000 independent runs each on one n = 5 Bernoulli instance, error rate against delta.
+* ``correctness``: every detector the book adds (the GLR stop under its samplers, the
+  confidence-sequence stop under round robin, WRR and the adaptive samplers), 1000 independent runs
+  each on one n = 5 Bernoulli instance, error rate against delta;
+* ``efficiency``: each adaptive sampler's asymptotic efficiency on Gaussian tapes
+  (:mod:`bandit_lib.arena.efficiency`): the allocation's F(N/t) T* with the stop off, and
+  E[tau] / (T* E[beta]) with the GLR stop as delta -> 0 (down to 1e-300), on draws of two generators.
 
 The per-unit costs behind the plan were measured on this suite (``SKIP``); the chapter states the
 wall time of the whole plan.
@@ -24,7 +28,17 @@ import time
 import numpy as np
 
 from bandit_lib.arena.lower_bound import kl_delta, optimal_weights, single_arm_bound
-from bandit_lib.arena.suite import ANYTIME, DELTA, DETECTORS, GLR, INSTANCES, instance, run_detector, yardstick
+from bandit_lib.arena.suite import (
+    ADAPTIVE_CS,
+    ANYTIME,
+    DELTA,
+    DETECTORS,
+    GLR,
+    INSTANCES,
+    instance,
+    run_detector,
+    yardstick,
+)
 from bandit_lib.checks import check_choice, check_int, check_open_unit
 from bandit_lib.infra.experiment import Experiment, Figure, Unit
 from bandit_lib.ksigma import ksigma_gaps, ksigma_outliers
@@ -52,33 +66,43 @@ SUITE = {
 }
 #: the quick profile's case (case 1 at n = 20 is the cheap one: Delta_min 0.13)
 QUICK_CASE = 1
-#: detectors left out where one run costs more than the budget allows, measured per run on the
-#: suite's cases: IB 9.9 s at n = 200 (0.4 s at n = 100); ADE about 25 s at n = 1000 (3.7 s at 200);
-#: RR with Hoeffding intervals more than 150 s at n = 10^4 (2.8 s at n = 1000, WRR 3.3 s); IB at
-#: n = 722 would cost more than at n = 200; RR-GLR 15 s on HCB (6e8 pulls); WRR with anytime
-#: confidence sequences 33-35 s at n = 10^4 (7e8 pulls and more; RR with them: 1-3 s)
+#: detectors left out of a cell where one of their runs costs more than the budget of 60 s (CPU
+#: seconds, measured per run on the suite's cases), the rule every δ-correct detector follows: ADE
+#: at 10^4 arms (about 25 s a run at 1000 arms, growing with n); RR and WRR with Hoeffding intervals
+#: at 10^4 (more than 150 s a run; 2.8 s and 3.3 s at 1000). IB is not δ-correct (its stop is a
+#: heuristic) and is not in the leaderboard; it runs up to 100 arms (9.9 s a run at 200, unmeasured
+#: beyond). The adaptive samplers' limits are their ``max_n`` (:mod:`bandit_lib.arena.suite`: the
+#: GLR stop up to 1000 arms, the confidence-sequence stop at every n except Frank-Wolfe at 10^4)
 SKIP = {
     200: ("IB",),
-    722: ("IB", "RR-GLR"),
-    1000: ("IB", "ADE"),
-    10_000: ("IB", "ADE", "RR (Hoeffding)", "WRR (Hoeffding)", "WRR (anytime CS)"),
+    722: ("IB",),
+    1000: ("IB",),
+    10_000: ("IB", "ADE", "RR (Hoeffding)", "WRR (Hoeffding)"),
 }
-#: the detectors of each kind of unit: the classic ones of ZHUANG17 and ADE20, and the book's own
-#: (the anytime-CS pair and the GLR stop with its four samplers), so that the units stay small
+#: the detectors ZHUANG17 and ADE20 define, and the book's own (the anytime-CS pair, the GLR stop
+#: with its samplers, the adaptive samplers under the confidence-sequence stop)
 GROUPS = {
-    "classic": tuple(name for name in DETECTORS if name not in (*GLR, *ANYTIME)),
-    "book": (*ANYTIME, *GLR),
+    "classic": tuple(name for name in DETECTORS if name not in (*GLR, *ANYTIME, *ADAPTIVE_CS)),
+    "book": (*ANYTIME, *GLR, *ADAPTIVE_CS),
 }
+#: runs per unit: all of a cell's runs of one detector in one unit up to 200 arms (each run a few
+#: seconds at most), one run per unit from 722 arms on (up to about 50 s a run), so no unit costs
+#: more than about a minute and an interrupted recompute loses little
+RUNS_PER_UNIT_SMALL = 10
+SMALL_N = 200
 
 
-def detectors_for(n: int, group: str = "classic") -> list[str]:
-    """The detectors of ``group`` that run at n (their ``max_n`` and :data:`SKIP`)."""
+def detectors_for(n: int, group: str | None = None) -> list[str]:
+    """The detectors (of ``group``, default all) that run at n (their ``max_n`` and :data:`SKIP`)."""
     n = check_int("n", n, minimum=1)
-    group = check_choice("group", group, tuple(GROUPS))
-    return [name for name in GROUPS[group] if n <= DETECTORS[name].max_n and name not in SKIP.get(n, ())]
+    names = DETECTORS if group is None else GROUPS[check_choice("group", group, tuple(GROUPS))]
+    return [name for name in names if n <= DETECTORS[name].max_n and name not in SKIP.get(n, ())]
 
 
-def compute_suite(seed, family: str, n: int, case: int, runs: int, delta: float, detectors: list[str]) -> dict:
+def compute_suite(
+    seed, family: str, n: int, case: int, first: int, runs: int, delta: float, detectors: list[str]
+) -> dict:
+    first = check_int("first", first, minimum=0)
     runs = check_int("runs", runs, minimum=1)
     delta = check_open_unit("delta", delta)
     for name in detectors:
@@ -86,7 +110,8 @@ def compute_suite(seed, family: str, n: int, case: int, runs: int, delta: float,
     cell = instance(family, n, case)
     inst = Instance(cell.means)
     rows = []
-    for run in range(runs):
+    for run in range(first, first + runs):
+        # run r reads the same tape in every unit: the detectors' comparisons are paired
         tape = inst.tape(derive(INSTANCES, "tape", family, n, case, run))
         for name in detectors:
             rows.append(
@@ -101,11 +126,10 @@ def compute_suite(seed, family: str, n: int, case: int, runs: int, delta: float,
     return {"rows": rows}
 
 
-def _unit(family, n, case, runs, group, detectors) -> Unit:
-    return Unit(
-        f"{family},n={n},case={case},{group}",
-        {"family": family, "n": n, "case": case, "runs": runs, "delta": DELTA, "detectors": list(detectors)},
-    )
+def _slug(name: str) -> str:
+    """A detector's name as a unit key allows it ("RR (anytime CS)" -> "RR-anytime-CS")."""
+    name = name.replace("β", "beta").replace("½", "0.5").replace(" = ", "=")
+    return re.sub(r"[^A-Za-z0-9._=+]+", "-", name).strip("-")
 
 
 def _cells(profile: str) -> list[tuple[str, int, int, int]]:
@@ -116,12 +140,16 @@ def _cells(profile: str) -> list[tuple[str, int, int, int]]:
 
 
 def plan_suite(profile: str) -> list[Unit]:
-    return [
-        _unit(family, n, case, runs, group, detectors_for(n, group))
-        for family, n, case, runs in _cells(profile)
-        for group in GROUPS
-        if detectors_for(n, group)
-    ]
+    units = []
+    for family, n, case, runs in _cells(profile):
+        per = RUNS_PER_UNIT_SMALL if n <= SMALL_N else 1
+        for name in detectors_for(n):
+            for first in range(0, runs, per):
+                count = min(per, runs - first)
+                params = {"family": family, "n": n, "case": case, "first": first, "runs": count}
+                params.update(delta=DELTA, detectors=[name])
+                units.append(Unit(f"{family},n={n},case={case},{_slug(name)},runs={first}-{first + count - 1}", params))
+    return units
 
 
 SUITE_EXPERIMENT = Experiment(
@@ -192,8 +220,8 @@ CORRECTNESS_MEANS = (0.1, 0.2, 0.3, 0.25, 0.9)
 CORRECTNESS_K = 1.2
 #: every detector the book adds (the GLR stop with its four samplers, the anytime-CS pair): 1000 runs each
 CORRECTNESS_RUNS = {
-    "quick": {name: 10 for name in (*GLR, *ANYTIME)},
-    "full": {name: 1000 for name in (*GLR, *ANYTIME)},
+    "quick": {name: 10 for name in (*GLR, *ANYTIME, *ADAPTIVE_CS)},
+    "full": {name: 1000 for name in (*GLR, *ANYTIME, *ADAPTIVE_CS)},
 }
 CORRECTNESS_UNIT = 100
 
@@ -226,11 +254,6 @@ def compute_correctness(seed, detector: str, first: int, runs: int, delta: float
     }
 
 
-def _slug(name: str) -> str:
-    """A detector's name as a unit key allows it ("RR (anytime CS)" -> "RR-anytime-CS")."""
-    return re.sub(r"[^A-Za-z0-9._=+]+", "-", name).strip("-")
-
-
 def plan_correctness(profile: str) -> list[Unit]:
     profile = check_choice("profile", profile, tuple(CORRECTNESS_RUNS))
     per = CORRECTNESS_UNIT
@@ -253,4 +276,95 @@ CORRECTNESS = Experiment(
     entropy=ENTROPY,
     chapter=CHAPTER,
     figures=(Figure("Correctness", "Error rate of RR-GLR and Track-and-Stop against delta"),),
+)
+
+
+#: asymptotic efficiency (:mod:`bandit_lib.arena.efficiency`): the cells (two generators: the planted
+#: one and ADE20's window, several draws of each), the tapes per (cell, sampler), the checkpoints of
+#: the allocation (10 n to 10^5 n pulls, the stop off) and the deltas of the stopping ratio
+EFFICIENCY_CELLS = {
+    "quick": (("planted", 20, 1),),
+    "full": (
+        ("planted", 20, 0),
+        ("planted", 20, 1),
+        ("planted", 20, 2),
+        ("planted", 50, 0),
+        ("planted", 50, 1),
+        ("window", 20, 0),
+        ("window", 20, 1),
+        ("window", 50, 0),
+        ("window", 50, 1),
+    ),
+}
+EFFICIENCY_SEEDS = {"quick": 1, "full": 5}
+EFFICIENCY_HORIZON = {"quick": 10**3, "full": 10**5}  # the last checkpoint, in multiples of n
+EFFICIENCY_POINTS = 9
+STOPPING_DELTAS = {"quick": (1e-1, 1e-300), "full": (1e-1, 1e-3, 1e-10, 1e-30, 1e-100, 1e-300)}
+STOPPING_RUNS = {"quick": 2, "full": 20}
+
+
+def _int_seed(*keys) -> int:
+    """An integer seed derived from the chapter's entropy (the same for every sampler: paired tapes)."""
+    return int(derive(ENTROPY, "efficiency", *keys).generate_state(1)[0])
+
+
+def compute_efficiency(
+    seed, family: str, n: int, case: int, sampler: str, seeds: int, horizon: int, deltas: list, runs: int
+) -> dict:
+    from bandit_lib.arena import efficiency as ef
+
+    seeds = check_int("seeds", seeds, minimum=1)
+    horizon = check_int("horizon", horizon, minimum=10)
+    runs = check_int("runs", runs, minimum=1)
+    sampler = check_choice("sampler", sampler, tuple(ef.SAMPLERS))
+    deltas = [check_open_unit("delta", d) for d in deltas]
+    cell = instance(family, n, case)
+    T = ef.characteristic_time(cell.means, cell.k)
+    grid = ef.log_grid(10 * cell.n, horizon * cell.n, EFFICIENCY_POINTS, cell.n)
+    allocation = []
+    for s in range(seeds):
+        r = ef.allocation_efficiency(cell.means, cell.k, sampler, grid, seed=_int_seed("allocation", s), T_star=T)
+        allocation.append({"seed": s, **{key: r[key] for key in ("pulls", "F", "efficiency_lo", "efficiency_hi")}})
+    stopping = []
+    for i, delta in enumerate(deltas):
+        r = ef.stopping_ratio(cell.means, cell.k, sampler, delta, runs, seed=_int_seed("stopping", i), T_star=T)
+        stopping.append({key: r[key] for key in ("delta", "tau", "beta", "ratio_lo", "ratio_hi", "errors")})
+    return {"T_lo": T[0], "T_hi": T[1], "allocation": allocation, "stopping": stopping}
+
+
+def plan_efficiency(profile: str) -> list[Unit]:
+    from bandit_lib.arena.efficiency import SAMPLERS
+
+    profile = check_choice("profile", profile, tuple(EFFICIENCY_CELLS))
+    return [
+        Unit(
+            f"{family},n={n},case={case},{_slug(sampler)}",
+            {
+                "family": family,
+                "n": n,
+                "case": case,
+                "sampler": sampler,
+                "seeds": EFFICIENCY_SEEDS[profile],
+                "horizon": EFFICIENCY_HORIZON[profile],
+                "deltas": list(STOPPING_DELTAS[profile]),
+                "runs": STOPPING_RUNS[profile],
+            },
+        )
+        for family, n, case in EFFICIENCY_CELLS[profile]
+        for sampler in SAMPLERS
+    ]
+
+
+EFFICIENCY = Experiment(
+    paper="arena",
+    name="efficiency",
+    title="Asymptotic efficiency of the samplers: the allocation with the stop off, and tau / (T* beta) as delta -> 0",
+    compute=compute_efficiency,
+    plan=plan_efficiency,
+    entropy=ENTROPY,
+    chapter=CHAPTER,
+    figures=(
+        Figure("Allocation", "F(N/t) T* against t, per sampler, the stop off"),
+        Figure("Stopping", "E[tau] / (T* E[beta]) against ln(1/delta), per sampler"),
+    ),
 )

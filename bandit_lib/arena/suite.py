@@ -17,10 +17,12 @@ vary one at a time: RR and WRR under both interval families of ZHUANG17 (Hoeffdi
 R = 1, and Agresti-Coull), IB with its CLUCB sub-Gaussian intervals, NRR (a heuristic stop, not
 delta-correct: it is in the table to show what correctness costs), ADE; the threshold ablation, RR
 and WRR stopped by per-arm time-uniform confidence sequences (:mod:`bandit_lib.arena.anytime`, the
-"ball" threshold interval); and the GLR stop (:mod:`bandit_lib.arena.glr`) under four samplers:
+"ball" threshold interval); the GLR stop (:mod:`bandit_lib.arena.glr`) under four samplers:
 round robin (RR-GLR), D-tracking of the Gaussian optimal weights
-(:func:`~bandit_lib.arena.tracking.track_and_stop`), Top-Two (:mod:`bandit_lib.arena.toptwo`) and
-Frank-Wolfe sampling (:mod:`bandit_lib.arena.frank_wolfe`). The book's detectors treat the rewards
+(:func:`~bandit_lib.arena.tracking.track_and_stop`), Top-Two (:mod:`bandit_lib.arena.toptwo`:
+information-directed beta; the fixed beta = 1/2 of the book's first adaptation as an ablation row) and
+Frank-Wolfe sampling (:mod:`bandit_lib.arena.frank_wolfe`); and the three adaptive samplers again
+under the per-arm confidence-sequence stop (``stop="cs"``), so that every sampler meets both stops. The book's detectors treat the rewards
 as 1/2-sub-Gaussian (``SUB_GAUSSIAN``: Gaussian divergence and threshold with sigma = 1/2), and
 the GLR samplers check their stop once per n pulls, as RR-GLR does. ``delta_correct`` says whether
 the guarantee holds by construction: not for NRR and IB (heuristic stops; :mod:`bandit_lib.zhuang17.ib`:
@@ -242,10 +244,14 @@ _H, _AC = HoeffdingCI(R=1.0), AgrestiCoullCI()
 #: the GLR stop and the per-arm confidence sequences treat rewards in [0, 1] as 1/2-sub-Gaussian
 SUB_GAUSSIAN = 0.5
 _GLR_STOP = "GLR, KK21 threshold over all n arms"
-#: the samplers that re-solve the inner problem every n pulls (n solves of O(n) each) run up to this
-#: n: measured on planted case 0 (one core, loaded machine), Top-Two and Frank-Wolfe take about 0.5 s
-#: a run at n = 20, 8 s at n = 50 and 11-14 s on the window cell at n = 100
-MAX_N_RESOLVING = 50
+#: the adaptive samplers re-solve on a schedule (:mod:`bandit_lib.arena._samplers_engine`), so their
+#: cost per pull no longer grows linearly with n; with the GLR stop they run up to this n: at
+#: n = 10^4 its threshold, linear in n, makes a run cost more than the budget (one run per cell at
+#: most 60 s; D-tracking's GLR run at 10^4 passes 10^9 pulls, minutes), while with the per-arm
+#: confidence-sequence stop D-tracking and Top-Two take 32-47 s a run there (CPU seconds, measured
+#: on the large cell; Frank-Wolfe 66 s, over the budget)
+MAX_N_GLR = 1000
+MAX_N_CS = 10**4
 _CS_STOP = "per-arm KK21 confidence sequences"
 #: the threshold interval the per-arm boxes imply: the tighter of the two proved in arena.anytime, so
 #: that what the GLR stop gains over RR-CS is not this interval's slack
@@ -318,26 +324,66 @@ DETECTORS: dict[str, Detector] = {
         "D-tracking of the Gaussian w*",
         _GLR_STOP,
         True,
-        MAX_N_RESOLVING,
+        MAX_N_GLR,
     ),
     "Top-Two": Detector(
         lambda t, k, d, cap=NO_CAP: top_two(t, k=k, delta=d, cap=cap, sub_gaussian=SUB_GAUSSIAN),
-        "Top-Two (leader j*, challenger)",
+        "Top-Two (information-directed β)",
         _GLR_STOP,
         True,
-        MAX_N_RESOLVING,
+        MAX_N_GLR,
     ),
     "Frank–Wolfe": Detector(
         lambda t, k, d, cap=NO_CAP: frank_wolfe(t, k=k, delta=d, cap=cap, sub_gaussian=SUB_GAUSSIAN),
         "Frank–Wolfe sampling",
         _GLR_STOP,
         True,
-        MAX_N_RESOLVING,
+        MAX_N_GLR,
+    ),
+    # the book's first Top-Two (leader j*, beta = 1/2): an ablation of the rule, not a contender
+    "Top-Two (β = ½)": Detector(
+        lambda t, k, d, cap=NO_CAP: top_two(t, k=k, delta=d, cap=cap, sub_gaussian=SUB_GAUSSIAN, rule="fixed"),
+        "Top-Two (fixed β = ½)",
+        _GLR_STOP,
+        True,
+        200,  # an ablation: the cells up to 200 arms show what the rule changes
+    ),
+    "D-Tracking (CS)": Detector(
+        lambda t, k, d, cap=NO_CAP: track_and_stop(
+            t, k=k, delta=d, cap=cap, weights="gaussian", sub_gaussian=SUB_GAUSSIAN, check_every=t.n_arms, stop="cs"
+        ),
+        "D-tracking of the Gaussian w*",
+        _CS_STOP,
+        True,
+        MAX_N_CS,
+    ),
+    "Top-Two (CS)": Detector(
+        lambda t, k, d, cap=NO_CAP: top_two(t, k=k, delta=d, cap=cap, sub_gaussian=SUB_GAUSSIAN, stop="cs"),
+        "Top-Two (information-directed β)",
+        _CS_STOP,
+        True,
+        MAX_N_CS,
+    ),
+    "Frank–Wolfe (CS)": Detector(
+        lambda t, k, d, cap=NO_CAP: frank_wolfe(t, k=k, delta=d, cap=cap, sub_gaussian=SUB_GAUSSIAN, stop="cs"),
+        "Frank–Wolfe sampling",
+        _CS_STOP,
+        True,
+        1000,  # 66 s a run at 10^4 (7e8 pulls), over the budget
     ),
 }
 #: the detectors stopped by the GLR statistic (the book's own, with the RR-CS pair their ablation)
-GLR = ("RR-GLR", "D-Tracking", "Top-Two", "Frank–Wolfe")
+GLR = ("RR-GLR", "D-Tracking", "Top-Two", "Frank–Wolfe", "Top-Two (β = ½)")
+#: the per-arm confidence-sequence stop under round robin and WRR (the threshold ablation) and
+#: under the adaptive samplers
 ANYTIME = ("RR (anytime CS)", "WRR (anytime CS)")
+ADAPTIVE_CS = ("D-Tracking (CS)", "Top-Two (CS)", "Frank–Wolfe (CS)")
+#: the adaptive samplers, each under both stops: (GLR row, CS row)
+SAMPLER_PAIRS = {
+    "D-tracking": ("D-Tracking", "D-Tracking (CS)"),
+    "Top-Two": ("Top-Two", "Top-Two (CS)"),
+    "Frank–Wolfe": ("Frank–Wolfe", "Frank–Wolfe (CS)"),
+}
 
 
 def run_detector(name: str, cell: Cell, tape, delta: float = DELTA) -> dict:
@@ -363,7 +409,10 @@ __all__ = [
     "CERTIFY_MAX_N",
     "GAUSS_RTOL",
     "GAUSS_MAX_ITER",
-    "MAX_N_RESOLVING",
+    "ADAPTIVE_CS",
+    "MAX_N_CS",
+    "MAX_N_GLR",
+    "SAMPLER_PAIRS",
     "GLR",
     "PLANTED_MIN_GAP",
     "SUB_GAUSSIAN",
