@@ -30,7 +30,7 @@ from numba import njit
 
 from bandit_lib.arena.frank_wolfe import frank_wolfe
 from bandit_lib.arena.lower_bound import leave_one_out_thresholds
-from bandit_lib.arena.suite import DELTA, DETECTORS, SUB_GAUSSIAN, instance
+from bandit_lib.arena.suite import ADAPTIVE_CS, DELTA, DETECTORS, SUB_GAUSSIAN, instance
 from bandit_lib.arena.toptwo import top_two
 from bandit_lib.arena.tracking import track_and_stop
 from bandit_lib.ksigma import ksigma_gaps
@@ -137,7 +137,7 @@ def run() -> list[dict]:
         row[f"÷ read, n={n:,}"] = 1.0
     rows.append(row)
     for name, det in DETECTORS.items():
-        if name in ADAPTIVE:
+        if name in ADAPTIVE or name in ADAPTIVE_CS or name == "Top-Two (β = ½)":
             continue  # the sampler rows below, under both stops
         row = {"detector": name, "stop": det.stop}
         for n in SIZES:

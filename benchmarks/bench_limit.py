@@ -38,7 +38,8 @@ SIZES = (20, 1000, 10_000)
 #: and are measured only where the suite runs them)
 CAPS = {"IB": 3_000_000, "ADE": 2_000_000, "NRR (heuristic)": 200_000}
 CAP = 10_000_000
-RESOLVING = ("D-Tracking", "Top-Two", "Frank–Wolfe")
+#: the adaptive samplers (either stop), measured over CAP pulls like the others, re-solves included
+RESOLVING = ()
 ROUNDS_RESOLVING = 200
 
 #: why an engine stays below its target: the step per pull its algorithm prescribes
