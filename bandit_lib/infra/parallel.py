@@ -29,8 +29,20 @@ from bandit_lib.checks import check_int
 from bandit_lib.infra.profiles import progress_enabled
 
 
+def _one_thread(fn: Callable[..., Any], task: Mapping[str, Any]) -> Any:
+    """``fn(**task)`` with the BLAS and OpenMP pools at one thread. A multithreaded BLAS splits a
+    product by thread and sums the parts in another order, so the last bits of a result (and a
+    near-tie decided by them: one edge of a graph, one pull of GrAPL) would depend on how many
+    threads it had: one in a worker of a parallel run, all cores in a run with one job. With one
+    thread everywhere a unit gives the same payload whatever the number of workers."""
+    from threadpoolctl import threadpool_limits
+
+    with threadpool_limits(limits=1):
+        return fn(**task)
+
+
 def _call(fn: Callable[..., Any], index: int, task: Mapping[str, Any]) -> tuple[int, Any]:
-    return index, fn(**task)
+    return index, _one_thread(fn, task)
 
 
 _WATCHED = {"pid": None}
@@ -55,7 +67,7 @@ def _exit_with_parent(parent: int | None = None) -> None:
 
 def _call_local(fn: Callable[..., Any], index: int, task: Mapping[str, Any]) -> tuple[int, Any]:
     _exit_with_parent()
-    return index, fn(**task)
+    return index, _one_thread(fn, task)
 
 
 def _shutdown_local_workers() -> None:
@@ -70,7 +82,7 @@ def _shutdown_local_workers() -> None:
 def _local(fn, tasks, jobs) -> Iterator[tuple[int, Any]]:
     if jobs == 1:
         for i, task in enumerate(tasks):
-            yield i, fn(**task)
+            yield i, _one_thread(fn, task)
         return
     from joblib import Parallel, delayed
 
