@@ -261,12 +261,12 @@ def top_two_block_nb(rest, rule, beta, tt, f, x):
     r"""Top-Two's ``rest`` steps of a block, after its forced pulls f. The values of the candidate
     alternatives H are tracked by their tangent models :math:`M_j=\sum_iN_id(\hat\mu_i,\lambda^{(j)}_i)`
     (exact at the re-solve, an upper bound on :math:`V_j(N)` after it, updated by
-    :math:`g^{(j)}_a` when arm a is pulled: O(|H|) a step). At each step the leader is the candidate
+    :math:`g^{(j)}_a` when arm a is pulled: O(``|H|``) a step). At each step the leader is the candidate
     of smallest model (ties to the first of H), the challenger and the IDS beta are its own (from the
     re-solve); L(leader) += 1 and the leader is pulled iff N^lead(leader) < beta L(leader) (rule
     ``fixed``: TTUCB's per-leader tracking) or N^lead(leader) < the running sum of the betas of its
     steps (rule ``ids``), else the challenger. Adds the pulls to x. ``tt``: (L, N^lead, B^lead,
-    gradients of H, H, models, challengers, betas, |H| in a one-element array)."""
+    gradients of H, H, models, challengers, betas, ``|H|`` in a one-element array)."""
     lead_steps, lead_pulls, lead_target, Gm, Hm, Mv, Cm, Bm, mm = tt
     m = mm[0]
     n = x.shape[0]
@@ -301,7 +301,7 @@ def top_two_resolve_nb(mu, counts, k, sigma, tt, wk):
     """Top-Two's re-solve: the candidates H (the arms whose lower bound on V_j lies within
     :data:`TT_SLACK` of the smallest, at most :data:`H_MAX`, those of smallest bound, in index
     order), and for each its exact minimiser, gradient g^(j), value (the model's start),
-    challenger argmax_{i != j} g^(j)_i and IDS beta g^(j)_j / (g^(j)_j + g^(j)_challenger). Returns |H|."""
+    challenger argmax_{i != j} g^(j)_i and IDS beta g^(j)_j / (g^(j)_j + g^(j)_challenger). Returns ``|H|``."""
     fl, rhos, node, sums, outlier = wk[0], wk[1], wk[2], wk[3], wk[4]
     lead_steps, lead_pulls, lead_target, Gm, Hm, Mv, Cm, Bm, mm = tt
     n = mu.shape[0]
@@ -522,10 +522,10 @@ def solve_nb(D, j, k, wk):
 
 @njit(cache=True)
 def fw_direction_nb(mu, counts, t, k, sigma, game_steps, z, wk):
-    """Frank-Wolfe's re-solve: the iterate z (written); returns |H|. H = the arms whose lower bound
+    """Frank-Wolfe's re-solve: the iterate z (written); returns ``|H|``. H = the arms whose lower bound
     lies within (1 + r_t) of the smallest (at most :data:`H_MAX`: those of smallest bound; index
     order), with the gradients g^(j) at their exact minimisers; z = the vertex e_argmax g if
-    |H| = 1, else the game of :func:`game_nb` at w = N / t."""
+    ``|H|`` = 1, else the game of :func:`game_nb` at w = N / t."""
     fl, rhos, node, sums, outlier, G, H = wk[0], wk[1], wk[2], wk[3], wk[4], wk[5], wk[6]
     n = mu.shape[0]
     D = fl[_D]

@@ -59,7 +59,7 @@ iterate); here it is deterministic, C-tracking of the cumulative FW iterates :ma
 moves only through the iterates.
 
 **Re-solving** (``every``, ``lazy``): lines 7-11 cost :math:`O(nG)` for the bounds, one exact O(n)
-solve per arm of H and the game (:math:`O(\text{GAME\_STEPS}\,|H|\,n)` when |H| > 1), at most once
+solve per arm of H and the game (:math:`O(\text{GAME\_STEPS}\,|H|\,n)` when :math:`|H| > 1`), at most once
 per ``every`` pulls (default n) and, once :math:`t>\text{every}/\text{lazy}`, once per growth of t
 by the fraction ``lazy`` (:math:`\ln(T/t_0)/\text{lazy}` re-solves in all): the amortised cost per
 pull falls as 1/t, and between re-solves a block costs O(n) bookkeeping (about a round of round

@@ -43,7 +43,7 @@ betas of the steps it led. **Between re-solves** the values of the candidate alt
 tracked by their tangent models :math:`M_j=\sum_iN_i\,d(\hat\mu_i,\lambda^{(j)}_i)` (line 14): exact at
 the re-solve, an upper bound on :math:`V_j(N)` after it (the fixed point :math:`\lambda^{(j)}` stays
 in :math:`A_j`), tight to first order; so the leader changes from step to step as it would if every
-step re-solved (up to the drift of :math:`\hat\mu` and the curvature of :math:`V_j`), at O(|H|) a
+step re-solved (up to the drift of :math:`\hat\mu` and the curvature of :math:`V_j`), at O(``|H|``) a
 step. The candidates come from lower bounds on all n values computed at once in :math:`O(nG)`
 (:func:`~bandit_lib.arena.secular.lower_bounds_nb`, within about 1% of the values); the exact
 minimisers are solved for the candidates only.

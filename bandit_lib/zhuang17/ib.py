@@ -238,7 +238,7 @@ def _clucb_fast(
     the smallest such value in its subtree. A pull changes one leaf (its path to the root is
     recomputed); t grows, so a node is recomputed when Lg may pass its value.
 
-    The comparison of two arms: the float UCB of arm i lies within 4u(|yhat_i| + rho_i) of the
+    The comparison of two arms: the float UCB of arm i lies within 4u(``|yhat_i|`` + rho_i) of the
     real y_i + c/sqrt(m_i), c = R sqrt(2 Lg), and ``w`` holds fl(1/sqrt(m_i)) (2u), so a real
     difference D(c) = dy + c dw > M, with M 16u times the magnitudes (twice what the roundings,
     those of D's own evaluation included, need), decides the float comparison strictly. D is
