@@ -11,6 +11,7 @@ Experiments (full profile = the paper's scale):
 ``arms``, ``gaps`` and the real data of ``crowd`` run the baselines under every reading of the two
 settings the paper leaves open (l(k)'s log and the unit of T, :data:`OTHER_READINGS`) and with the
 Agresti-Coull intervals of ZHUANG17's experiments (:data:`OTHER_FAMILY`).
+
 * ``correctness`` (Theorem 1): many short runs on instances with outliers; error rate against delta.
 * ``gap_slope`` (Theorem 2's shape): ADE's cost against Delta_min at fixed n and k.
 * ``sensitivity``: the Fig. 2a instances again, with the ablations of the chapter (the variance

@@ -18,7 +18,8 @@ neighbour test compares the same floats. The engine differs only in which tests 
    The pulled arm's own width in these passes is taken at the sweep's first T (a lower bound of
    its width at T: Z and L grow with T), so the exact scale (``erfcinv``/``log``) is computed only
    for a test that needs it, not at every pull.
-2b. **Guards** (Bernoulli tapes). After a full test of arm i's edges, the engine keeps the
+
+   **Guards** (Bernoulli tapes). After a full test of arm i's edges, the engine keeps the
    smallest margin by which a certified pass held, with i's mean and width then. Between two
    pulls of i each neighbour is pulled at most once (sweeps pull every undecided arm once, in index
    order), which moves its mean by at most 1/m and lowers its width by at most
