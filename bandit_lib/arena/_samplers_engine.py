@@ -13,15 +13,15 @@ round of round robin. The per-step rules of the papers (forced exploration, D- a
 Top-Two's per-leader tracking, C-tracking of the Frank-Wolfe iterates) are applied to the block as
 a whole:
 
-* *forced exploration* (:func:`forced_nb`): the arms with :math:`N_i<\sqrt t-n/2` are brought up to
+* *forced exploration* (``forced_nb``): the arms with :math:`N_i<\sqrt t-n/2` are brought up to
   :math:`\lceil\sqrt t-n/2\rceil` first (if that needs more than the block, the block is shared in
   proportion to the shortfalls);
-* *tracking a target* :math:`c` (:func:`track_nb`; D-tracking: :math:`c=(t+B)w`; C-tracking: the
+* *tracking a target* :math:`c` (``track_nb``; D-tracking: :math:`c=(t+B)w`; C-tracking: the
   running sum of the projected weights; Frank-Wolfe: the running sum S of its iterates): the block's
   other R pulls go to the arms below their target in proportion to the shortfalls
-  :math:`(c_i-N_i)^+`, rounded by cumulative (systematic) rounding (:func:`round_nb`: integers that
+  :math:`(c_i-N_i)^+`, rounded by cumulative (systematic) rounding (``round_nb``: integers that
   sum to R, each within one of its share);
-* *Top-Two* (:func:`top_two_block_nb`): its R steps are taken one by one (O(1) each) with the
+* *Top-Two* (``top_two_block_nb``): its R steps are taken one by one (O(1) each) with the
   leader and challenger of the last re-solve.
 
 **Re-solving and its cost.** The inner values :math:`V_j(N)` are not all solved: every re-solve
@@ -222,7 +222,7 @@ def round_nb(y, total, x):
 def forced_nb(counts, t, block, f, y):
     """Forced exploration for a block of ``block`` pulls at t: f_i pulls for each arm with
     N_i < sqrt(t) - n/2, bringing it up to ceil(sqrt(t) - n/2), or, if that needs more than the
-    block, the block shared in proportion to the shortfalls (:func:`round_nb`). Returns sum(f)."""
+    block, the block shared in proportion to the shortfalls (``round_nb``). Returns sum(f)."""
     n = counts.shape[0]
     bar = math.sqrt(t) - n / 2.0
     need = 0
@@ -243,7 +243,7 @@ def forced_nb(counts, t, block, f, y):
 @njit(cache=True)
 def track_nb(c, counts, f, rest, x, y):
     """x: the block's ``rest`` tracking pulls, shared among the arms below their target c in
-    proportion to the shortfalls (c_i - N_i - f_i)^+ (:func:`round_nb`; equal shares if no arm is below)."""
+    proportion to the shortfalls (c_i - N_i - f_i)^+ (``round_nb``; equal shares if no arm is below)."""
     n = counts.shape[0]
     s = 0.0
     for i in range(n):
@@ -739,7 +739,7 @@ def block_nb(
 ):  # fmt: skip
     """The allocation x + f (f: forced pulls) of the block of ``block`` pulls starting at t, after
     the re-solve its schedule asks for. State: A, Bv (D/C-tracking: target weights and running sum;
-    Frank-Wolfe: S and the iterate z), tt (Top-Two's, :func:`top_two_block_nb`), ist / fst
+    Frank-Wolfe: S and the iterate z), tt (Top-Two's, ``top_two_block_nb``), ist / fst
     (integer and float state)."""
     n = sums.shape[0]
     fl = wk[0]
@@ -888,7 +888,7 @@ def _initial_pulls_nb(kind, keys, means, scale, tv, offsets, blocks, words, sums
 def check_sampler(
     tape, k, delta, cap, threshold, sub_gaussian, check_every, every, engine, stop="glr", interval="triangle"
 ):
-    """Validate the arguments the samplers share; returns the dict of :func:`sampler_setup`.
+    """Validate the arguments the samplers share; returns the dict of ``sampler_setup``.
 
     The samplers need the Gaussian divergence: ``sub_gaussian=s`` (default 1/2, rewards in [0, 1])
     or, with ``sub_gaussian=None``, a Gaussian tape and its own sigma. ``stop``: ``"glr"`` (the
@@ -1096,7 +1096,7 @@ def run_reference(
     """The readable reference of every sampler: blocks in Python, pulls one at a time
     (``tape.pull``, in index order within a block), the stop by :func:`~bandit_lib.arena.glr.should_stop`
     (GLR, under ``divergence``, with its ``screen``) or the anytime kernels (CS), each block's
-    allocation by :func:`block_nb` (``weights``: a callable mu_hat -> target weights replacing the
+    allocation by ``block_nb`` (``weights``: a callable mu_hat -> target weights replacing the
     Gaussian target of D/C-tracking, re-solved on the same schedule)."""
     n, cap, m, k, sigma, delta = a["n"], a["cap"], a["m"], a["k"], a["sigma"], a["delta"]
     kw = sampler_args(sampler, a, params)

@@ -12,7 +12,7 @@ all n values in O(nG)) with :func:`node_sums_nb` and :func:`multiplier_of_node`.
 yardstick's certificates reuse: :func:`centred_nb`, :func:`mean_ss_nb`, :func:`q_nb`,
 :func:`ss_nb`, :func:`cj_nb`, :func:`objective_nb`, :func:`halfspace_nb`,
 :func:`stationary_point_nb`, :func:`positive_definite_nb`. Python: :func:`check_k_for`,
-:func:`check_weights`, :func:`outlier_mask`, :func:`arm_values_fast`, :func:`isotropic_values`.
+``check_weights``, :func:`outlier_mask`, :func:`arm_values_fast`, :func:`isotropic_values`.
 
 Problem (see ``_gauss_arm``): :math:`V_j=\min_{\lambda\in A_j}
 (\lambda-\mu)^\top D(\lambda-\mu)`, :math:`D=\mathrm{diag}(w)/(2\sigma^2)`, with the quadratic form
@@ -52,7 +52,7 @@ For a normal arm it increases on :math:`[0,1/\Lambda_+)` (every term's derivativ
 and beyond :math:`1/\Lambda_+`, with :math:`\xi=1/\eta`, :math:`q=\xi^2r(\xi)` where
 :math:`r(\xi)=\sum_k\Lambda_kz_k^2/(\xi-\Lambda_k)^2` increases on :math:`(0,\Lambda_+)`: at most one
 root on each branch. For an outlier arm it decreases on :math:`[0,\eta_{\max})`. Multiplied by
-:math:`(1-\eta/\text{pole})^2` (:func:`_psi`) each branch's function loses its pole at the bracket's
+:math:`(1-\eta/\text{pole})^2` (``_psi``) each branch's function loses its pole at the bracket's
 end and stays monotone, so its root is found by a bracketing secant (Anderson-Bjoerck scaling,
 Dekker's tolerance step, a bisection every fifth step) to four ulps, in 6-15 O(n) evaluations
 where a fixed bisection took about 60; the second branch is searched in :math:`\xi` on
@@ -191,7 +191,7 @@ def _other_min(D, j):
 def stationary_point_nb(mu, D, j, k, eta, s, out):
     """Fill out with lambda(eta) = M(eta)^{-1} D mu; return q(lambda(eta)).
 
-    Woodbury with W = [e_j, 1, e_i1] (i1 = :func:`_other_min`): M = E' + W C W' where E' is
+    Woodbury with W = [e_j, 1, e_i1] (i1 = ``_other_min``): M = E' + W C W' where E' is
     E with the entries of j and i1 replaced by D_i + eta k^2 > 0, so that E' has no pole inside the
     outlier's bracket (E's entries D_i - eta k^2 of j and i1 can vanish there, and dividing by them
     would cancel catastrophically), and C (3x3) carries aa' + bb' (a 2x2 form on e_j, 1) and the
@@ -443,7 +443,7 @@ def _psi(mu, D, j, k, s, eta, pole, work):
 @njit(cache=True)
 def _root(mu, D, j, k, s, lo, hi, pole, work):
     """The sign change of q(lambda(eta)) in [lo, hi] (one branch, where it is monotone), by a
-    bracketing secant on :func:`_psi`, to the last float (no float strictly inside the bracket)."""
+    bracketing secant on ``_psi``, to the last float (no float strictly inside the bracket)."""
     f_lo = _psi(mu, D, j, k, s, lo, pole, work)
     f_hi = _psi(mu, D, j, k, s, hi, pole, work)
     if f_lo == 0.0:
@@ -471,7 +471,7 @@ def _root(mu, D, j, k, s, lo, hi, pole, work):
 @njit(cache=True)
 def _root_far(mu, D, j, k, e1, lo_xi, hi_xi, work):
     """The second branch of a normal arm (eta > e1): the sign change of q(lambda(1 / xi)) for
-    xi in [lo_xi, hi_xi], where :func:`_psi` is increasing in xi = 1 / eta (module docstring), by
+    xi in [lo_xi, hi_xi], where ``_psi`` is increasing in xi = 1 / eta (module docstring), by
     the bracketing secant in xi; returns eta."""
     f_lo = _psi(mu, D, j, k, -1.0, 1.0 / lo_xi, e1, work)
     f_hi = _psi(mu, D, j, k, -1.0, 1.0 / hi_xi, e1, work)
@@ -779,7 +779,7 @@ def _warm_arm(mc, D, j, k, outlier, eta0, out, work):
 
 @njit(cache=True)
 def arm_solve_nb(mc, D, j, k, outlier, eta0, out, work, work2):
-    """V_j with a guess ``eta0`` of its multiplier (0: none): :func:`_warm_arm`, or the full case
+    """V_j with a guess ``eta0`` of its multiplier (0: none): ``_warm_arm``, or the full case
     analysis where the guess does not certify itself; ``mc`` centred, the (centred) minimiser in
     ``out``, ``work`` and ``work2`` work arrays of n. The value is the same as without a guess up to
     the last bits of the root."""

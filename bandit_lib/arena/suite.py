@@ -170,7 +170,7 @@ def yardstick(cell: Cell, delta: float = DELTA, *, certify: bool | None = None, 
     certificate gives a tighter certified one, ``T_box_up`` (its conic dual bounds: every arm is
     normal there). ``T_upper`` = the smaller of the two (``upper_kind`` says which), so pulls /
     (``T_upper`` kl) *under*-states the factor. ``gauss=False`` leaves the Gaussian bracket out (NaN).
-    Every budget is a number of iterations (:data:`BOX_MAX_ITER`, :data:`GAUSS_MAX_ITER`): the
+    Every budget is a number of iterations (:data:`BOX_MAX_ITER`, ``GAUSS_MAX_ITER``): the
     numbers do not depend on the machine; ``certify_s`` and ``gauss_s`` are wall times, for the record.
     """
     cell = _check_cell(cell)

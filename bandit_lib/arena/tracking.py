@@ -84,7 +84,7 @@ def target_weights(mu, k: float, *, sigma: float = 0.5, steps: int = TARGET_STEP
     :math:`\eta=1/2`, renormalised; the iterate of largest :math:`\min_j` (lower bound) is returned.
     No scipy solver and no eigendecomposition, so the target -- hence every run -- is the same for
     the same tape whatever the version of scipy. Uniform weights while an arm sits on the threshold.
-    (The samplers' engine runs the same kernel, :func:`~bandit_lib.arena._samplers_engine.target_steps_nb`.)
+    (The samplers' engine runs the same kernel, ``target_steps_nb``.)
     """
     mu, k, _, sigma = _check_problem(mu, k, "gaussian", sigma)  # n >= 2, finite, 0 < k < sqrt(n - 1)
     mu = np.ascontiguousarray(mu, dtype=np.float64)

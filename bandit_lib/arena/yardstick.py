@@ -266,7 +266,7 @@ def box_dual_bound(mu, w, k: float, j: int, lam) -> float:
     y in its dual cone :math:`K_j^*` (centred, :math:`\hat u^\top y\ge\|y\|\sqrt{(n-1-k^2)/(n-1)}`,
     :math:`\hat u` the unit centred :math:`e_j`), weak duality gives
     :math:`V_j\ge-\sum_if_i^*(y_i)` with :math:`f_i^*` the conjugate of :math:`w_i\mathrm{kl}(\mu_i,\cdot)`
-    on [0, 1] (:func:`_kl_conjugate`). y is the centred gradient of the objective at ``lam`` moved
+    on [0, 1] (``_kl_conjugate``). y is the centred gradient of the objective at ``lam`` moved
     along :math:`\hat u` into :math:`K_j^*`; at an exact minimiser it already lies there (KKT) and
     the bound equals the value. The bound holds whatever ``lam`` is: a poor point gives a poor bound,
     never a false one. (Outlier arms: :math:`A_j` is not convex, and no such bound is offered.)"""

@@ -394,7 +394,7 @@ def cost_claims(
     sensitivity row per family with k = 2, each giving the saving against a correct baseline (see
     the module docstring), on how many of the paper's ``cases`` test cases (``unit``: "cell",
     "keyword", "day") it rests, and with how many runs per case (``note`` adds to it). Verdict
-    (:data:`COST_RULE`): within ±0.10 of ``target`` reproduced, above 0.20 partly; the baseline correct
+    (``COST_RULE``): within ±0.10 of ``target`` reproduced, above 0.20 partly; the baseline correct
     in no case, or capped so that the verdict is not settled, or a stand-in outside its ``gates``:
     inconclusive, with ``to_decide`` (or a sentence saying why)."""
     from bandit_lib.infra.scorecard import CLAIM, INCONCLUSIVE, SENSITIVITY, Claim, verdict
