@@ -2,8 +2,10 @@
 bad arguments give a ValueError or TypeError that names them, degenerate instances an error that says
 so or a value documented on purpose, and nothing hangs.
 
-The probes run in a worker process (tests/probe_worker.py), each under :data:`PROBE_TIMEOUT` seconds:
-a probe past it is killed and fails as a hang, and a fresh worker takes the rest. ``python
+The probes run in a worker process (tests/probe_worker.py), each under :data:`PROBE_TIMEOUT` seconds
+of the worker's CPU time (numba's first compilation included): a probe past it is killed and fails
+as a hang, and a fresh worker takes the rest. CPU time, not wall time, so that a loaded machine
+(where a compilation can take minutes of wall time) does not turn a slow probe into a "hang". ``python
 tests/test_arena_probes.py`` prints the tally (clear errors, documented values, silent results,
 obscure errors, hangs).
 """
@@ -50,13 +52,27 @@ class _Worker:
             self.kill()
             raise RuntimeError(f"the probe worker did not start within {START_TIMEOUT:.0f} s")
 
+    def cpu_seconds(self) -> float | None:
+        """The worker's user + system CPU time (Linux /proc), or None where it cannot be read."""
+        try:
+            fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            return None
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
     def read(self, timeout: float) -> dict | None:
-        deadline = time.monotonic() + timeout  # a timeout on a probe, not a result: any clock will do
+        # A timeout on a probe, not a result. The budget is the worker's CPU time where the system
+        # reports it (a loaded machine stretches wall time, not CPU time), else wall time; a worker
+        # that neither answers nor computes (blocked) is given up on after ten budgets of wall time.
+        start_cpu, start_wall = self.cpu_seconds(), time.monotonic()
         fd = self.proc.stdout.fileno()
         while b"\n" not in self.buffer:
-            left = deadline - time.monotonic()
-            if left <= 0 or not select.select([fd], [], [], left)[0]:
+            cpu = self.cpu_seconds()
+            used = time.monotonic() - start_wall if cpu is None or start_cpu is None else cpu - start_cpu
+            if used > timeout or time.monotonic() - start_wall > 10 * timeout:
                 return None
+            if not select.select([fd], [], [], 0.5)[0]:
+                continue
             chunk = os.read(fd, 65536)
             if not chunk:
                 return None
