@@ -124,7 +124,9 @@ def test_timing_blocks_cover_every_run_once_and_keep_each_runs_seed():
     for setting in uig_timing.SETTINGS:
         mine = [u for u in units if u.params["setting"] == setting]
         reps = [r for u in mine for r in range(u.params["first"], u.params["last"])]
-        assert reps == list(range(uig_timing.PROFILES["full"]["reps"])) and len(mine) == 10
+        assert (
+            reps == list(range(uig_timing.PROFILES["full"]["reps"])) and len(mine) == 100 // uig_timing.BLOCK[setting]
+        )
         assert all(u.key == f"{setting},reps={u.params['first']}-{u.params['last'] - 1}" for u in mine)
         # repetition r's seed is the one it had when the setting was one unit keyed by its name
         for r in (0, 57):

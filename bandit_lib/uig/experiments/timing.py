@@ -4,7 +4,7 @@ The Fig. 6 setting (complete side information, Gaussian rewards) and the Fig. 7 
 Bernoulli) at T = 1000, readable policies in one process one after another, numba engines where a
 row says so. The paper's times are MATLAB's; only orderings compare.
 
-Each setting's 100 runs are cut into units of :data:`BLOCK` repetitions (``csi,reps=0-9``, ...), so
+Each setting's 100 runs are cut into units of :data:`BLOCK` repetitions (``csi,reps=0-4``, ...), so
 that no unit runs for minutes; a repetition draws its instance and tapes from :func:`rep_seed`, the
 seed it had when the setting was one unit, so the split changes no run.
 """
@@ -34,9 +34,10 @@ PROFILES = {
     "full": {"reps": 100, "csi": {"K": 100, "eps": 0.1, "T": 1000}, "psi": {"K": 100, "eps": 0.1, "T": 1000, "p": 0.5}},
 }
 SETTINGS = ("csi", "psi")
-#: repetitions per unit: 10 runs of the Fig. 6 setting took about 31 s by the records (the whole
-#: setting, 311 s, was one unit before), 10 of the Fig. 7 setting about 2.4 s
-BLOCK = 10
+#: repetitions per unit, per setting: a run of the Fig. 6 setting took about 3.1 s by the records
+#: (the whole setting, 311 s, was one unit before) and 7 s on a loaded machine, a run of the
+#: Fig. 7 setting about 0.24 s; so a unit takes well under a minute even under load
+BLOCK = {"csi": 5, "psi": 20}
 
 
 def rep_seed(setting: str, r: int):
@@ -121,7 +122,7 @@ def plan_timing(profile: str) -> list[Unit]:
     return [
         Unit(f"{setting},reps={a}-{b - 1}", {"setting": setting, "first": a, "last": b, **params})
         for setting, params in settings.items()
-        for a, b in blocks(cfg["reps"], BLOCK)
+        for a, b in blocks(cfg["reps"], BLOCK[setting])
     ]
 
 
