@@ -70,13 +70,15 @@ def pair_distances(R_train) -> np.ndarray:
     """d[i, j] = ``|mean rating of i - mean rating of j|`` over the users who rated both (NaN: none).
 
     The same bits on every machine: an edge of the side information is decided by comparing d with
-    ``(1 ± alpha) eps``, and an estimate can sit at that threshold to the last bit. Summed by BLAS
-    (``X.T @ M``) the order of the additions is the library's, chosen for the processor (OpenBLAS's
-    Haswell and SkylakeX kernels gave different last bits, and a different edge, in 3 of 20 units
-    of the Jester experiment). Here every co-rating sum runs over the users in ascending order, in
-    a numba loop compiled without ``fastmath``, so it does not depend on the machine or on the
-    array's memory layout. (The ratings are not exact binary fractions, so a sum's bits do depend
-    on its order: Jester's ratings are multiples of 0.01 on [-10, 10], normalised by /20.)
+    ``(1 ± alpha) eps``, and d can equal that threshold exactly: Jester's ratings are multiples of
+    0.01 (multiples of 1/2000 once normalised, not binary fractions), so a pair's distance and
+    the threshold are both on a grid, and then only the rounding of the sums decides the edge (in
+    6 of the 200 training sets of the Jester experiment one pair sits exactly at a threshold).
+    Summed by BLAS (``X.T @ M``) the order of the additions is the library's, chosen for the
+    processor: OpenBLAS's Haswell and SkylakeX kernels decided such an edge differently in 3 of the
+    experiment's 20 units. Here every co-rating sum runs over the users in ascending order, in a
+    numba loop compiled without ``fastmath``, so the bits depend neither on the machine nor on the
+    array's memory layout.
     """
     R = np.ascontiguousarray(_ratings("R_train", R_train))
     co, sums = _co_rating_sums(R)
