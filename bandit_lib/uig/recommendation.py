@@ -78,7 +78,9 @@ def pair_distances(R_train) -> np.ndarray:
     processor: OpenBLAS's Haswell and SkylakeX kernels decided such an edge differently in 3 of the
     experiment's 20 units. Here every co-rating sum runs over the users in ascending order, in a
     numba loop compiled without ``fastmath``, so the bits depend neither on the machine nor on the
-    array's memory layout.
+    array's memory layout. It costs 2.4-4.5 times BLAS on one thread (8 and 15 ms for the
+    experiment's 1,249 and 2,498 training users, 150 ms for all 24,983; best of 9), a small part
+    of a repetition, which replays 20,000 users for five policies.
     """
     R = np.ascontiguousarray(_ratings("R_train", R_train))
     co, sums = _co_rating_sums(R)
