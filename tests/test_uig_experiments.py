@@ -115,5 +115,24 @@ def test_plans_have_unique_keys_in_both_profiles():
     ):
         for profile in ("quick", "full"):
             assert exp.units(profile)
-    out = uig_timing.compute_timing(derive(8, "t"), setting="psi", reps=1, K=15, eps=0.2, T=100, p=0.7)
+    out = uig_timing.compute_timing(derive(8, "t"), setting="psi", first=0, last=1, K=15, eps=0.2, T=100, p=0.7)
     assert out["rows"][0]["LSDT-PSI (online)"] > 0
+
+
+def test_timing_blocks_cover_every_run_once_and_keep_each_runs_seed():
+    units = uig_timing.TIMING.units("full")
+    for setting in uig_timing.SETTINGS:
+        mine = [u for u in units if u.params["setting"] == setting]
+        reps = [r for u in mine for r in range(u.params["first"], u.params["last"])]
+        assert (
+            reps == list(range(uig_timing.PROFILES["full"]["reps"])) and len(mine) == 100 // uig_timing.BLOCK[setting]
+        )
+        assert all(u.key == f"{setting},reps={u.params['first']}-{u.params['last'] - 1}" for u in mine)
+        # repetition r's seed is the one it had when the setting was one unit keyed by its name
+        for r in (0, 57):
+            old = derive(derive(6111, "uig", "timing", setting), "rep", r)
+            assert uig_timing.rep_seed(setting, r).spawn_key == old.spawn_key
+    rows = uig_timing.compute_timing(derive(9, "b"), setting="psi", first=2, last=4, K=15, eps=0.2, T=60, p=0.7)["rows"]
+    assert [row["rep"] for row in rows] == [2, 3]
+    with pytest.raises(ValueError, match="unknown timing setting 'nope'"):
+        uig_timing.rep_seed("nope", 0)

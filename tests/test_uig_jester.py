@@ -77,6 +77,8 @@ def test_the_stand_in_looks_like_jester_dataset_1():
     assert np.array_equal(R, jester_like(1, n_users=3000), equal_nan=True)
     with pytest.raises(ValueError, match="n_users=0"):
         jester_like(1, n_users=0)
+    with pytest.raises(ValueError, match="n_jokes=35"):  # fewer jokes than a user rates
+        jester_like(1, n_users=10, n_jokes=35)
 
 
 def test_pair_distances_use_co_raters_only():
@@ -93,6 +95,32 @@ def test_pair_distances_use_co_raters_only():
     assert np.isnan(d[0, 5]) and np.isnan(d[3, 3])
     with pytest.raises(ValueError, match="normalised ratings"):
         pair_distances(R * 20 - 10)
+
+
+def _pair_distances_reference(R):
+    """d[i, j] from its definition, pair by pair, in float64."""
+    K = R.shape[1]
+    d = np.full((K, K), np.nan)
+    for i in range(K):
+        for j in range(K):
+            both = ~np.isnan(R[:, i]) & ~np.isnan(R[:, j])
+            if i != j and both.any():
+                d[i, j] = abs(R[both, i].mean() - R[both, j].mean())
+    return d
+
+
+def test_pair_distances_match_the_definition_and_ignore_the_memory_layout():
+    R = normalise(jester_like(2, n_users=400, n_jokes=40))
+    d = pair_distances(R)
+    ref = _pair_distances_reference(R)
+    assert np.array_equal(np.isnan(d), np.isnan(ref))
+    assert np.nanmax(np.abs(d - ref)) < 1e-12
+    # the same numbers stored otherwise give the same bits (no BLAS, whose order follows the layout)
+    padded = np.full((2 * R.shape[0], 2 * R.shape[1]), np.nan)
+    padded[::2, ::2] = R
+    for other in (np.asfortranarray(R), padded[::2, ::2]):  # column-major, and a strided view
+        assert np.array_equal(other, R, equal_nan=True)
+        assert np.array_equal(pair_distances(other), d, equal_nan=True)
 
 
 def test_side_information_thresholds_and_epsilon_search():

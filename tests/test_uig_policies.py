@@ -100,17 +100,16 @@ def test_ossb_closed_form_and_linprog_take_the_same_decisions(seed):
 @pytest.mark.slow
 @pytest.mark.parametrize("rep, part", [(16, 519), (19, 113), (20, 476)])
 def test_ossb_solvers_agree_on_the_timing_runs_that_parted(rep, part):
-    """Runs of Table I (the ``timing`` experiment's csi unit: K = 100, T = 1000) in which the
+    """Runs of Table I (the ``timing`` experiment's csi setting: K = 100, T = 1000) in which the
     closed form and HiGHS parted at pull ``part`` + 1 before the tie rule of
     :mod:`bandit_lib.uig.lower_bound` (12 of the 100 did; these three were inspected: two arms of
     plug-in gap 0 in the knapsack row, one of KL 1e-10 to 1e-7 that the closed form chose and one
     of KL 1e-5 to 0.15 that HiGHS chose). Pull for pull, 50 pulls past that point."""
     from bandit_lib.seeding import derive, generator
-    from bandit_lib.uig.experiments.timing import PROFILES, TIMING
+    from bandit_lib.uig.experiments.timing import PROFILES, rep_seed
 
-    unit = next(u for u in TIMING.plan("full") if u.key == "csi")
     cfg = PROFILES["full"]["csi"]
-    seed = derive(TIMING.seed(unit), "rep", rep)
+    seed = rep_seed("csi", rep)
     inst = random_instance(generator(seed, "instance"), cfg["K"], cfg["eps"], low=0.1, high=1.0)
     tape = gaussian_tape(inst.means, 1.0, derive(seed, "rewards"))
     runs = [
@@ -202,6 +201,21 @@ def test_lsdt_psi_eliminates_with_pooled_bounds_and_keeps_the_best():
     N, mean, width = policy.pooled()
     n = policy.n[inst.B0]
     assert N.tolist() == (policy.closed.astype(int) @ n).tolist()
+
+
+def test_lsdt_psi_pools_reward_sums_correctly_rounded_whatever_the_order():
+    """The pooled sums are math.fsum's (no BLAS order): on non-integer rewards, the pooled mean of
+    every candidate is the correctly rounded sum over its closed neighbourhood, in any order."""
+    inst = random_instance(np.random.default_rng(3), 40, 0.1, low=0.1, high=0.9, p=0.8)
+    tape = gaussian_tape(inst.means, 1.0, 5)
+    policy = LSDTPSI(inst.S, decision_stream(0, "p"), candidates=inst.B0, horizon=3000, eps=0.1, z=inst.z)
+    simulate(policy, tape, 3000)
+    N, mean, _ = policy.pooled()
+    s = policy.s[inst.B0]
+    order = np.random.default_rng(1).permutation(len(s))
+    for i, row in enumerate(policy.closed):
+        if N[i]:
+            assert mean[i] == math.fsum(s[row]) / N[i] == math.fsum(s[order][row[order]]) / N[i]
 
 
 def test_lsdt_psi_with_one_survivor_plays_it_to_the_end():

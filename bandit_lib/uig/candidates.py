@@ -122,7 +122,7 @@ def eliminate_partial(S, D) -> np.ndarray:
     S-neighbour k of i.
     """
     S, D = check_side_information(S, D)
-    M = S.astype(np.int64) @ D.astype(np.int64)
+    M = S.astype(np.int64) @ D.astype(np.int64)  # integer counts: exact (numpy's integer product uses no BLAS)
     return np.flatnonzero(~((M > 0) & S).any(axis=1))
 
 

@@ -37,7 +37,8 @@ PARAMETERS = {
 def jester_like(seed: SeedLike, n_users: int = 24983, n_jokes: int = 100) -> np.ndarray:
     """Ratings (users, jokes) in [-10, 10] with NaN for "not rated"; see the module docstring."""
     n_users = check_int("n_users", n_users, minimum=1)
-    n_jokes = check_int("n_jokes", n_jokes, minimum=max(GAUGE) + 1)
+    # every user rates at least min_rated jokes, the gauge jokes among them
+    n_jokes = check_int("n_jokes", n_jokes, minimum=max(max(GAUGE), PARAMETERS["min_rated"]))
     p = PARAMETERS
     rng = generator(seed, "jester-like")
     quality = np.clip(rng.normal(p["quality_mean"], p["quality_sd"], n_jokes), -p["quality_clip"], p["quality_clip"])
@@ -45,7 +46,12 @@ def jester_like(seed: SeedLike, n_users: int = 24983, n_jokes: int = 100) -> np.
     U = rng.normal(0.0, 1.0, (n_users, p["rank"]))
     V = rng.normal(0.0, p["taste_sd"], (n_jokes, p["rank"]))
     noise = rng.normal(0.0, p["noise_sd"], (n_users, n_jokes))
-    R = np.round(np.clip(quality[None, :] + bias[:, None] + U @ V.T + noise, -10.0, 10.0), 2)
+    # U V^T summed term by term in a fixed order, not by BLAS (whose kernels, fused multiply-adds or
+    # not, depend on the processor): a last bit could move a rating across a rounding boundary.
+    taste = np.zeros((n_users, n_jokes))
+    for k in range(p["rank"]):
+        taste += np.outer(U[:, k], V[:, k])
+    R = np.round(np.clip(quality[None, :] + bias[:, None] + taste + noise, -10.0, 10.0), 2)
     gauge = np.array(GAUGE) - 1
     others = np.setdiff1d(np.arange(n_jokes), gauge)
     count = rng.integers(p["min_rated"], n_jokes + 1, n_users)

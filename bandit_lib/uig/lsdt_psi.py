@@ -114,8 +114,13 @@ class LSDTPSI:
     def pooled(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(N_i, pooled mean, width) of every candidate, with this epoch's log(T D^2)."""
         n = self.n[self.arms]
-        N = self.closed.astype(np.int64) @ n
-        G = self.closed.astype(np.float64) @ self.s[self.arms]
+        N = self.closed.astype(np.int64) @ n  # integers: exact, and numpy's integer product uses no BLAS
+        # Reward sums correctly rounded (math.fsum), not a BLAS product: with rewards that are not
+        # integers (Jester's ratings) the last bits of a BLAS sum depend on the processor's kernel,
+        # and the elimination compares the pooled means against a threshold. (With Bernoulli
+        # rewards every sum is an integer and exact either way.)
+        s = self.s[self.arms]
+        G = np.array([math.fsum(s[row]) for row in self.closed])
         log_term = math.log(self.horizon * self.delta * self.delta)
         with np.errstate(divide="ignore", invalid="ignore"):
             mean = np.where(N > 0, G / N, 0.0)

@@ -94,6 +94,7 @@ class LSDTTSPartial:
     def _eliminate(self) -> None:
         if self.active.sum() <= 1:
             return
+        # Counts of 0/1 outcomes: integer sums, exact in any order, so BLAS's order cannot matter.
         S = self.closed @ self.successes[self.arms]
         F = self.closed @ self.failures[self.arms]
         live = np.flatnonzero(self.active)

@@ -342,9 +342,21 @@ def plot_regret(ax, summary: pd.DataFrame, policies, *, band: bool = True, label
 # --- timing ------------------------------------------------------------------------------
 
 
+def timing_runs(results, setting: str) -> pd.DataFrame:
+    """Every run of a timing setting ("csi": Table I, "psi": Table II), one row per repetition, in
+    repetition order: the rows of the setting's blocks of repetitions put together."""
+    rows = [row for unit, payload in results if unit.params["setting"] == setting for row in payload["rows"]]
+    if not rows:
+        raise ValueError(f"the timing results hold no run of setting={setting!r}")
+    frame = pd.DataFrame(rows).sort_values("rep", ignore_index=True)
+    if frame["rep"].duplicated().any():
+        raise ValueError(f"the timing results hold repetition {frame['rep'][frame['rep'].duplicated()].iloc[0]} twice")
+    return frame
+
+
 def timing_table(results, setting: str) -> pd.DataFrame:
     """Median milliseconds per run of ours beside the paper's table."""
-    frame = pd.DataFrame(results.payload(setting)["rows"])
+    frame = timing_runs(results, setting)
     paper = PAPER_TABLE_I if setting == "csi" else PAPER_TABLE_II
     rows = []
     for column in frame.columns:

@@ -272,7 +272,9 @@ def survival_probability(below: int, above: int, p_s: float, p_d: float) -> floa
     b = np.arange(above + 1)
     pa = stats.binom.pmf(a, below, p_s)
     pb = stats.binom.pmf(b, above, p_s)
-    return float(pa @ np.power(1.0 - p_d, np.outer(a, b)) @ pb)
+    # Summed by math.fsum (correctly rounded), not by BLAS, whose order, hence last bit, depends
+    # on the processor: the chapter compares this probability with an empirical interval.
+    return math.fsum((pa[:, None] * np.power(1.0 - p_d, np.outer(a, b)) * pb[None, :]).ravel())
 
 
 def bound_decision(events: int, trials: int, bound: float, level: float = 0.95) -> tuple[str, tuple[float, float]]:

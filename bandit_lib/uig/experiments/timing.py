@@ -3,6 +3,10 @@
 The Fig. 6 setting (complete side information, Gaussian rewards) and the Fig. 7 setting (partial,
 Bernoulli) at T = 1000, readable policies in one process one after another, numba engines where a
 row says so. The paper's times are MATLAB's; only orderings compare.
+
+Each setting's 100 runs are cut into units of :data:`BLOCK` repetitions (``csi,reps=0-4``, ...), so
+that no unit runs for minutes; a repetition draws its instance and tapes from :func:`rep_seed`, the
+seed it had when the setting was one unit, so the split changes no run.
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ from bandit_lib.seeding import derive, generator
 from bandit_lib.tapes import bernoulli_tape, decision_stream, gaussian_tape
 from bandit_lib.uig.candidates import candidate_set_complete, eliminate_partial
 from bandit_lib.uig.ckl_ucb import CKLUCB
-from bandit_lib.uig.experiments.common import CHAPTER, PAPER, timed
+from bandit_lib.uig.experiments.common import CHAPTER, PAPER, blocks, timed
 from bandit_lib.uig.instances import random_instance
 from bandit_lib.uig.lsdt_csi import LSDTCSI, run_lsdt_csi_fast
 from bandit_lib.uig.lsdt_psi import LSDTPSI
@@ -29,16 +33,32 @@ PROFILES = {
     "quick": {"reps": 1, "csi": {"K": 20, "eps": 0.2, "T": 200}, "psi": {"K": 20, "eps": 0.2, "T": 200, "p": 0.7}},
     "full": {"reps": 100, "csi": {"K": 100, "eps": 0.1, "T": 1000}, "psi": {"K": 100, "eps": 0.1, "T": 1000, "p": 0.5}},
 }
+SETTINGS = ("csi", "psi")
+#: repetitions per unit, per setting: a run of the Fig. 6 setting took about 3.1 s by the records
+#: (the whole setting, 311 s, was one unit before) and 7 s on a loaded machine, a run of the
+#: Fig. 7 setting about 0.24 s; so a unit takes well under a minute even under load
+BLOCK = {"csi": 5, "psi": 20}
 
 
-def compute_timing(seed, setting: str, reps: int, K: int, eps: float, T: int, p: float) -> dict:
-    """Wall time per run of each policy, readable reference engines unless noted.
+def rep_seed(setting: str, r: int):
+    """The seed of repetition ``r`` of ``setting``: derived from the seed the unit keyed ``setting``
+    has (each setting was one unit before it was cut into blocks), not from the block's, so a
+    repetition draws the same instance and tapes whichever block runs it."""
+    if setting not in SETTINGS:
+        raise ValueError(f"unknown timing setting {setting!r}; known: {SETTINGS}")
+    return derive(TIMING.seed(Unit(setting)), "rep", r)
 
-    Runs one after another in one process; the notebook reports medians over repetitions.
+
+def compute_timing(seed, setting: str, first: int, last: int, K: int, eps: float, T: int, p: float) -> dict:
+    """Wall time per run of each policy, repetitions ``first`` to ``last`` - 1, readable reference
+    engines unless noted.
+
+    Runs one after another in one process; the notebook reports medians over repetitions. ``seed``
+    (the block's) is not used: each repetition's randomness comes from :func:`rep_seed`.
     """
     rows = []
-    for r in range(reps):
-        rep = derive(seed, "rep", r)
+    for r in range(first, last):
+        rep = rep_seed(setting, r)
         row = {"rep": r}
         if setting == "csi":
             inst = random_instance(generator(rep, "instance"), K, eps, low=0.1, high=1.0)
@@ -98,9 +118,11 @@ def plan_timing(profile: str) -> list[Unit]:
     """The Fig. 6 and Fig. 7 settings at T = 1000 (the paper's tables); smaller in the quick profile."""
     cfg = PROFILES[profile]
     csi, psi = cfg["csi"], cfg["psi"]
+    settings = {"csi": {"p": 1.0, **csi}, "psi": psi}
     return [
-        Unit("csi", {"setting": "csi", "reps": cfg["reps"], "p": 1.0, **csi}),
-        Unit("psi", {"setting": "psi", "reps": cfg["reps"], **psi}),
+        Unit(f"{setting},reps={a}-{b - 1}", {"setting": setting, "first": a, "last": b, **params})
+        for setting, params in settings.items()
+        for a, b in blocks(cfg["reps"], BLOCK[setting])
     ]
 
 
