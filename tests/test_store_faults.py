@@ -234,6 +234,8 @@ DAMAGE = {
     "elapsed_seconds negative": (_set("elapsed_seconds", -1.0), "elapsed_seconds must be a number"),
     "elapsed_seconds NaN": (_set("elapsed_seconds", float("nan")), "elapsed_seconds must be a number"),
     "elapsed_seconds true": (_set("elapsed_seconds", True), "elapsed_seconds must be a number"),
+    "cpu_seconds a string": (_set("cpu_seconds", "3 s"), "cpu_seconds must be a number"),
+    "cpu_seconds negative": (_set("cpu_seconds", -1.0), "cpu_seconds must be a number"),
     "created a number": (_set("created", 2026), "created must be a string"),
     "code a list": (_set("code", ["0.1.0"]), "code must map names to versions"),
     "fingerprint a number": (_set("fingerprint", 7), "fingerprint must be a string"),
@@ -262,6 +264,8 @@ def test_a_damaged_record_is_reported_by_check_and_pending_then_quarantined_and_
     healed = exp.run("quick")
     assert toy_compute.CALLS == [0.7] and healed.payload("mean=0.7") == original
     assert healed.elapsed_seconds >= 0
+    record = json.loads(path.read_text())
+    assert 0 <= record["cpu_seconds"] and "cpu_seconds" not in record["payload"]  # the worker's CPU time
     assert len(list((results_dir / "quick" / ".quarantine" / "testpaper" / "toy").glob("mean=0.7.*"))) == 1
 
 

@@ -1,5 +1,8 @@
 """What the result store cost to compute, from its records: core-seconds per experiment and the
-largest units (every record carries the wall seconds its unit took on one core, ``elapsed_seconds``).
+largest units. A record carries the wall seconds its unit took on one core (``elapsed_seconds``)
+and, since records of 2026-11-28, the CPU seconds of its worker (``cpu_seconds``), which a loaded
+machine stretches far less: a unit's cost is its CPU seconds where the record has them, else its
+wall seconds, and each line says how many of its units were read from wall seconds.
 
     python tools/cost.py [--results DIR] [--paper KEY] [--top 15] [--against OTHER_DIR] [--limit 60]
 
@@ -22,8 +25,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 
+WALL_ONLY: set[tuple[str, str, str]] = set()  # the units whose records have no cpu_seconds
+
+
 def records(root: Path, paper: str | None = None) -> dict[tuple[str, str, str], float]:
-    """{(paper, experiment, unit): elapsed seconds} of every readable record under ``root``."""
+    """{(paper, experiment, unit): seconds} of every readable record under ``root``: its CPU
+    seconds, or its wall seconds for a record without them (noted in :data:`WALL_ONLY`)."""
     out = {}
     pattern = f"{paper}/*/*.json" if paper else "*/*/*.json"
     for path in sorted(root.glob(pattern)):
@@ -31,7 +38,12 @@ def records(root: Path, paper: str | None = None) -> dict[tuple[str, str, str], 
             continue
         try:
             data = json.loads(path.read_text())
-            out[(data["paper"], data["experiment"], data["unit"])] = float(data["elapsed_seconds"])
+            name = (data["paper"], data["experiment"], data["unit"])
+            if "cpu_seconds" in data:
+                out[name] = float(data["cpu_seconds"])
+            else:
+                out[name] = float(data["elapsed_seconds"])
+                WALL_ONLY.add(name)
         except (OSError, ValueError, KeyError, TypeError) as exc:
             print(f"skipped {path}: {exc}", file=sys.stderr)
     return out
@@ -55,20 +67,23 @@ def main(argv: list[str] | None = None) -> int:
     for (paper, exp, unit), sec in base.items():
         per[paper, exp].append((sec, unit))
     total = sum(base.values())
-    head = f"{'experiment':28s} {'units':>5s} {'core-s':>8s} {'share':>6s} {'largest unit':>13s}"
+    head = f"{'experiment':28s} {'units':>5s} {'wall':>4s} {'core-s':>8s} {'share':>6s} {'largest unit':>13s}"
     if other:
         head += f" {'core-s there':>13s} {'there/here':>10s}"
     print(head)
     for (paper, exp), items in sorted(per.items(), key=lambda kv: -sum(s for s, _ in kv[1])):
         cost = sum(s for s, _ in items)
         big, unit = max(items)
-        line = f"{paper + '/' + exp:28s} {len(items):5d} {cost:8.0f} {cost / total:6.1%} {big:12.1f}s  {unit}"
+        wall = sum((paper, exp, u) in WALL_ONLY for _, u in items)
+        line = f"{paper + '/' + exp:28s} {len(items):5d} {wall:4d} {cost:8.0f} {cost / total:6.1%} {big:12.1f}s  {unit}"
         if other:
             both = [(s, other[paper, exp, u]) for s, u in items if (paper, exp, u) in other]
             if both:
                 here, there = sum(a for a, _ in both), sum(b for _, b in both)
                 line += f"   {there:10.0f} ({len(both)} units) {there / here:6.2f}"
         print(line)
+    walls = sum(name in WALL_ONLY for name in base)
+    print(f"('wall': units whose records have only wall seconds, {walls} of {len(base)}; the others count CPU seconds)")
     print(
         f"total: {len(base)} units, {total:.0f} core-s = {total / 60:.1f} core-min ({total / 120:.1f} min on 2 cores)"
     )

@@ -69,9 +69,12 @@ class Figure:
 
 def _compute_unit(
     compute: Callable[..., Any], seed: np.random.SeedSequence, params: Mapping[str, Any], code: str
-) -> tuple[Any, float, dict[str, Any]]:
+) -> tuple[Any, float, dict[str, Any], float]:
     """Compute one unit in a worker, after checking that the worker runs the plan's code; return
-    the payload, the seconds it took and the worker's environment."""
+    the payload, the wall seconds it took, the worker's environment and the CPU seconds it took.
+
+    The CPU seconds are the worker process's (every unit runs with BLAS at one thread), which a
+    loaded machine stretches far less than wall seconds: they are what the store's cost is read from."""
     loaded = loaded_fingerprint(compute.__module__)
     if loaded != code:
         raise StaleCode(
@@ -80,9 +83,9 @@ def _compute_unit(
             "workers (Dask: restart the cluster or `client.restart()`; joblib: start a new Python process) "
             "and run again."
         )
-    start = time.perf_counter()
+    start, cpu_start = time.perf_counter(), time.process_time()
     payload = compute(seed=seed, **params)
-    return payload, time.perf_counter() - start, environment()
+    return payload, time.perf_counter() - start, environment(), time.process_time() - cpu_start
 
 
 #: How often a run waiting for units that another run is computing looks again (seconds).
@@ -137,9 +140,9 @@ class _Run:
                 taken.append(unit)
                 yield {"compute": exp.compute, "seed": exp.seed(unit), "params": dict(unit.params), "code": self.code}
 
-        def save(index: int, result: tuple[Any, float, dict[str, Any]]) -> None:
+        def save(index: int, result: tuple[Any, float, dict[str, Any], float]) -> None:
             unit = taken[index]
-            payload, elapsed, env = result
+            payload, elapsed, env, cpu = result
             self.store.write(
                 exp.paper,
                 exp.name,
@@ -149,6 +152,7 @@ class _Run:
                 fingerprint=self.fingerprint,
                 payload=payload,
                 elapsed=elapsed,
+                cpu=cpu,
                 commit=self.commit,
                 environment=env,
             )

@@ -298,8 +298,9 @@ def _bad_fields(data: dict[str, Any]) -> list[str]:
             bad.append(f"{name} must be a string, got {_short(data[name])}")
     if "created" in data and not isinstance(data["created"], str):
         bad.append(f"created must be a string, got {_short(data['created'])}")
-    if "elapsed_seconds" in data and not (_is_number(data["elapsed_seconds"]) and data["elapsed_seconds"] >= 0):
-        bad.append(f"elapsed_seconds must be a number of seconds >= 0, got {_short(data['elapsed_seconds'])}")
+    for name in ("elapsed_seconds", "cpu_seconds"):
+        if name in data and not (_is_number(data[name]) and data[name] >= 0):
+            bad.append(f"{name} must be a number of seconds >= 0, got {_short(data[name])}")
     code = data.get("code", {})
     if not isinstance(code, dict) or any(not isinstance(v, (str, type(None))) for v in code.values()):
         bad.append(f"code must map names to versions, got {_short(code)}")
@@ -470,12 +471,14 @@ class ResultStore:
         fingerprint: str,
         payload: Any,
         elapsed: float,
+        cpu: float | None = None,
         commit: str | None = None,
         environment: dict[str, Any] | None = None,
     ) -> Record:
-        """Write a record atomically (temporary file, then rename). ``environment`` is where the
-        payload was computed (:func:`bandit_lib.infra.environment.environment` of the worker;
-        this process's when not given)."""
+        """Write a record atomically (temporary file, then rename). ``elapsed`` and ``cpu`` are the
+        wall and CPU seconds the unit took (``cpu_seconds`` is left out when not given);
+        ``environment`` is where the payload was computed
+        (:func:`bandit_lib.infra.environment.environment` of the worker; this process's when not given)."""
         if environment is None:
             from bandit_lib.infra.environment import environment as current_environment
 
@@ -492,6 +495,7 @@ class ResultStore:
             "code": {"bandit_lib": __version__, "git": commit},
             "created": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
             "elapsed_seconds": round(float(elapsed), 3),
+            **({} if cpu is None else {"cpu_seconds": round(float(cpu), 3)}),
             "environment": normalise(environment),
             "payload": normalise(payload),
             "payload_sha256": payload_digest(payload),
