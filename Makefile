@@ -15,8 +15,12 @@ SCHEDULER  ?=
 # Chapters publish their scorecards into the build for the verdicts page (book/verdicts.md), which
 # Sphinx reads after the notebooks (it reads pages in sorted order; the folder goes with the build).
 BOOK_ENV   := BANDIT_PROFILE=full BANDIT_PROGRESS=0 BANDIT_SCORECARDS=$(CURDIR)/book/_build/scorecards
-# Tests run every notebook in the quick profile against a throw-away result store.
-TEST_ENV   := BANDIT_PROFILE=quick BANDIT_PROGRESS=0
+# Tests run every notebook in the quick profile against a throw-away result store. BLAS at one
+# thread: two pytest workers already fill two cores, and OpenBLAS's threads on the tiny vectors of
+# scipy's optimisers (L-BFGS-B, SLSQP) then wait for each other: the window yardstick took 35 s with
+# two threads per process and 1 s with one, on a loaded 2-core machine (the same numbers either way).
+SINGLE_BLAS := OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 MKL_NUM_THREADS=1
+TEST_ENV   := BANDIT_PROFILE=quick BANDIT_PROGRESS=0 $(SINGLE_BLAS)
 
 .PHONY: all book test test-lib test-notebooks fuzz lab chapter data reproduce check bench check-book sync lock env clean distclean help
 
@@ -77,6 +81,7 @@ LINTED := bandit_lib tests tools benchmarks
 test-lib: $(STAMP)
 	$(VENV)/bin/ruff check $(LINTED)
 	$(VENV)/bin/ruff format --check $(LINTED)
+	$(TEST_ENV) $(PY) tests/precompile.py --jobs 2
 	$(TEST_ENV) BANDIT_RESULTS=$$(mktemp -d) $(PY) -m pytest -n 2 --dist loadfile --durations=10 tests
 
 test-notebooks: $(STAMP)

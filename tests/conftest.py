@@ -5,9 +5,19 @@ import sys
 import textwrap
 from pathlib import Path
 
-import pytest
-from hypothesis import HealthCheck, settings
-from hypothesis.database import DirectoryBasedExampleDatabase, ReadOnlyDatabase
+# BLAS at one thread in the test processes and their subprocesses (the Makefile sets the same before
+# Python starts): pytest's workers fill the cores, and OpenBLAS's threads on the tiny vectors of
+# scipy's optimisers wait for each other (35x slower on a loaded 2-core machine). Results are the
+# same at any thread count; only time changes.
+for _name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_name, "1")
+
+import pytest  # noqa: E402
+from hypothesis import HealthCheck, settings  # noqa: E402
+from hypothesis.database import DirectoryBasedExampleDatabase, ReadOnlyDatabase  # noqa: E402
+from threadpoolctl import threadpool_limits  # noqa: E402
+
+threadpool_limits(1)  # for BLAS libraries loaded before the variables above were read
 
 # Property tests run in two profiles (HYPOTHESIS_PROFILE):
 # * "ci" (the default, `make test`): seeded (pyproject's addopts pass --hypothesis-seed=0), so a

@@ -35,7 +35,12 @@ DETECTORS = {
     "gold": lambda t, **c: gold(t, eps=0.1, rho=0.7, delta=0.1, **c),
     "gold (reference)": lambda t, **c: gold_reference(t, eps=0.1, rho=0.7, delta=0.1, **c),
     "rr_glr": lambda t, **c: rr_glr(t, k=K, delta=0.1, **c),
-    "track_and_stop": lambda t, **c: track_and_stop(t, k=K, delta=0.1, **c),
+    # Gaussian weights: the exact Bernoulli weights (the default) re-solve w* by SLSQP per arm, about
+    # 20 s on a tape's first estimates of equal means (0 or 1 each); the refusal is the same check.
+    "track_and_stop": lambda t, **c: track_and_stop(t, k=K, delta=0.1, weights="gaussian", sub_gaussian=0.5, **c),
+    "track_and_stop (reference)": lambda t, **c: track_and_stop(
+        t, k=K, delta=0.1, weights="gaussian", sub_gaussian=0.5, engine="reference", **c
+    ),
 }
 
 
