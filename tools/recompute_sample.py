@@ -5,8 +5,10 @@ on the environment (run it under another scipy, numpy or Python).
     python tools/recompute_sample.py arena/correctness [--units 4] [--results DIR]
 
 Prints, for each unit, whether the recomputed payload equals the stored one (or does apart from its
-wall-clock fields, as tools/compare_results.py judges them; else the first path that differs), and
-the versions it ran under; exits 1 if any differs. Nothing is written to the store.
+wall-clock fields, as tools/compare_results.py judges them; else the first path that differs), the
+wall and CPU seconds it took here beside the seconds its record gives (a unit runs with BLAS at one
+thread, as `reproduce` runs it), and the versions it ran under; exits 1 if any differs. Nothing is
+written to the store.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--results", type=Path, default=None, help="result root (default: data/results)")
     args = parser.parse_args(argv)
 
+    from bandit_lib.blas_threads import single_blas_thread
     from bandit_lib.infra.environment import environment
     from bandit_lib.infra.profiles import committed_results_root
     from bandit_lib.infra.registry import select
@@ -55,8 +58,10 @@ def main(argv: list[str] | None = None) -> int:
     differ = 0
     for unit in units:
         record = store.read(exp.paper, exp.name, unit.key)
-        start = time.perf_counter()
-        payload = exp.compute(seed=exp.seed(unit), **unit.params)
+        start, cpu = time.perf_counter(), time.process_time()
+        with single_blas_thread():
+            payload = exp.compute(seed=exp.seed(unit), **unit.params)
+        wall, cpu = time.perf_counter() - start, time.process_time() - cpu
         exact = record is not None and payload_digest(payload) == record.data["payload_sha256"]
         where = None if exact or record is None else first_difference(normalise(payload), record.payload)
         same = exact or (record is not None and where is None)
@@ -66,7 +71,14 @@ def main(argv: list[str] | None = None) -> int:
             if exact
             else ("identical apart from wall times" if same else f"DIFFERS ({where or 'no record'})")
         )
-        print(f"  {unit.key}: {word} ({time.perf_counter() - start:.1f} s)", flush=True)
+        if record is None:
+            recorded = "no record"
+        else:
+            data = record.data
+            recorded = f"recorded {data.get('cpu_seconds', data['elapsed_seconds']):.1f} s " + (
+                "CPU" if "cpu_seconds" in data else "wall"
+            )
+        print(f"  {unit.key}: {word} (here {wall:.1f} s wall, {cpu:.1f} s CPU; {recorded})", flush=True)
     print(f"{len(units) - differ} of {len(units)} identical")
     return 1 if differ else 0
 
