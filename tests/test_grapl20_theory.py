@@ -9,7 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bandit_lib.grapl20.estimator import GraphEstimator, graph_system
-from bandit_lib.grapl20.experiments.common import first_time_at_most, last_time_above, quantile_curves, t_grid
+from bandit_lib.grapl20.experiments.common import first_time_at_most, last_time_above, t_grid
+from bandit_lib.grapl20.report import quantile_curves
 from bandit_lib.grapl20.theory import (
     T0,
     M_constant,
@@ -119,7 +120,7 @@ def test_curve_helpers():
     curve = np.array([0.5, 0.02, 0.01, 0.03, 0.0])
     assert first_time_at_most(curve, 0.01) == 3 and last_time_above(curve, 0.01) == 4
     assert first_time_at_most(curve, -1) is None and last_time_above(curve, 1.0) == 0
-    q = quantile_curves(np.array([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]), np.array([1, 2]))
+    q = quantile_curves(np.array([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]))
     assert np.array_equal(q["median"], [3.0, 4.0]) and np.array_equal(q["q25"], [2.0, 3.0])
 
 

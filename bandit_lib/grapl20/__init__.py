@@ -2,6 +2,8 @@
 
 * :mod:`~bandit_lib.grapl20.problem` — the thresholding problem: classes, errors, complexities;
 * :mod:`~bandit_lib.grapl20.estimator` — the Laplacian-regularised estimator and its solvers;
+  :mod:`~bandit_lib.grapl20.dense` — its dense linear algebra (Cholesky, inverse, solve,
+  eigenvalues) in numba loops of a fixed order, so that the same bits come out on any machine;
 * :mod:`~bandit_lib.grapl20.grapl` — GrAPL (Algorithm 2); :mod:`~bandit_lib.grapl20.algorithm1`
   — the non-adaptive Algorithm 1; :mod:`~bandit_lib.grapl20._engine` (private) their exact
   numba engine;

@@ -43,10 +43,9 @@ import networkx as nx
 import numpy as np
 import scipy.sparse as sp
 from numba import njit
-from scipy.linalg import lapack
 
-from bandit_lib.blas_threads import single_blas_thread
 from bandit_lib.checks import check_choice, check_index, check_int, check_positive, check_real
+from bandit_lib.grapl20.dense import spd_inverse
 
 SOLVERS = ("exact", "cg")
 
@@ -121,19 +120,15 @@ class GraphSystem:
 
     @property
     def inverse(self) -> np.ndarray:
-        r""":math:`L_\lambda^{-1}`, exactly symmetric in floating point."""
+        r""":math:`L_\lambda^{-1}`, exactly symmetric in floating point, and the same bits on any
+        machine: a Cholesky factor and the inverse from it in numba loops of a fixed order
+        (:func:`bandit_lib.grapl20.dense.spd_inverse`), not LAPACK, whose kernels (chosen by CPU)
+        move the last bits, and those bits can break a near-tie of GrAPL's index."""
         if self._inverse is None:
-            # Cholesky factor and inverse from it (LAPACK potrf/potri); potri fills the lower
-            # triangle, which is mirrored so that P is symmetric bit for bit.
-            with single_blas_thread():  # the same bits on any machine and for any number of workers
-                factor, info = lapack.dpotrf(self.L_lambda.toarray(), lower=1)
-                if info != 0:
-                    raise np.linalg.LinAlgError(f"L + lam*I is not positive definite (potrf info={info})")
-                low, info = lapack.dpotri(factor, lower=1)
-            if info != 0:
-                raise np.linalg.LinAlgError(f"could not invert L + lam*I (potri info={info})")
-            low = np.tril(low)
-            self._inverse = low + np.tril(low, -1).T
+            try:
+                self._inverse = spd_inverse(self.L_lambda.toarray())
+            except np.linalg.LinAlgError as exc:
+                raise np.linalg.LinAlgError(f"L + lam*I is not positive definite (lam={self.lam!r}): {exc}") from None
         return self._inverse
 
 

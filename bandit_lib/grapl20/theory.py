@@ -24,7 +24,6 @@ from dataclasses import dataclass
 import networkx as nx
 import numpy as np
 
-from bandit_lib.blas_threads import single_blas_thread
 from bandit_lib.checks import (
     check_choice,
     check_int,
@@ -34,7 +33,8 @@ from bandit_lib.checks import (
     check_real,
     check_vector,
 )
-from bandit_lib.grapl20.estimator import GraphSystem
+from bandit_lib.grapl20.dense import symmetric_eigenvalues
+from bandit_lib.grapl20.estimator import GraphSystem, _matvec_dot
 from bandit_lib.grapl20.problem import complexity_H
 
 FORMS = ("printed", "corrected")
@@ -49,11 +49,13 @@ def _noise_factor(gamma: float, form: str) -> float:
 
 # ----------------------------------------------------------------------------------- spectrum
 def eigenvalues(system: GraphSystem) -> np.ndarray:
-    r"""Eigenvalues of :math:`L_\lambda`, ascending (dense ``eigvalsh``)."""
+    r"""Eigenvalues of :math:`L_\lambda`, ascending (:func:`bandit_lib.grapl20.dense.symmetric_eigenvalues`:
+    Householder and bisection in numba loops, not LAPACK's ``eigvalsh``, whose last bits depend on
+    the machine's BLAS kernels: :math:`d'` and :math:`d_T` count eigenvalues below a level, and γ*'s
+    fixed-point iteration stops on exact equality, so a last bit could move a count)."""
     if not isinstance(system, GraphSystem):
         raise TypeError(f"system must be a GraphSystem; got {type(system).__name__}")
-    with single_blas_thread():  # the same bits for any number of workers
-        return np.linalg.eigvalsh(system.L_lambda.toarray())
+    return symmetric_eigenvalues(system.L_lambda.toarray())
 
 
 def effective_dimension(eigs, gamma: float, lam: float, horizon: float, *, cap_T_at_N: bool = False) -> int:
@@ -72,12 +74,16 @@ def effective_dimension(eigs, gamma: float, lam: float, horizon: float, *, cap_T
 
 
 def smoothness_norm(system: GraphSystem, means, c: float = 0.0) -> float:
-    r""":math:`\|\mu - c\mathbf 1\|_{L_\lambda} = \sqrt{(\mu - c)^\top L_\lambda (\mu - c)}`."""
+    r""":math:`\|\mu - c\mathbf 1\|_{L_\lambda} = \sqrt{(\mu - c)^\top L_\lambda (\mu - c)}`, summed row by
+    row in a numba loop (a BLAS dot product sums in an order that depends on the machine; m enters
+    γ*, whose iteration stops on exact equality)."""
     means = check_vector("means", means)
     if len(means) != system.n_arms:
         raise ValueError(f"means has {len(means)} entries but the graph has {system.n_arms} nodes")
     d = means - check_real("c", c)
-    return float(np.sqrt(max(d @ (system.L_lambda @ d), 0.0)))
+    L = system.L_lambda
+    quadratic = _matvec_dot(L.indptr, L.indices, L.data, np.ascontiguousarray(d), np.empty(len(d)))
+    return float(np.sqrt(max(quadratic, 0.0)))
 
 
 def M_constant(alpha: float, gamma: float, lam: float) -> float:

@@ -20,19 +20,31 @@ settings in :mod:`~.common`), so that a change to one does not make the others' 
 * ``theory``: Lemma A.1 coverage (printed and corrected forms), Lemmas A.2–A.3, and Theorem 3.1
   against the empirical loss on a clique graph.
 
-Curves are stored as quantiles (25/50/75 %) over trials on a grid of t: every t up to 200, then
-every 10th (every t for Fig. 3), finer than a figure's pixels.
+A unit whose trials would take more than :data:`~.common.UNIT_SECONDS` by the cost model (the
+records' seconds per trial) is cut into blocks of trials, keys ``<stream>,trials=<first>-<last>``,
+where the stream is the key the unsplit unit had; a trial's randomness does not depend on the cut
+(synthetic: it comes from ``entropy`` and the trial number; Fig. 3: from the stream's seed and the
+trial number). Each block stores its trials' error counts on a grid of t (every t up to 200, then
+every 10th; every t for Fig. 3); the curves (quantiles 25/50/75 % over all trials) are drawn from
+the merged blocks by :func:`bandit_lib.grapl20.report.merge_trial_blocks`.
 """
 
 from __future__ import annotations
 
-from bandit_lib.grapl20.experiments.common import INSTANCE_ENTROPY, SETTINGS, STANDIN_SEED, key  # noqa: F401 (the notebook's names)
-from bandit_lib.grapl20.experiments.polblogs import compute_fig3, fig3_instance  # noqa: F401
+from bandit_lib.grapl20.experiments.common import (  # noqa: F401 (the notebook's names)
+    INSTANCE_ENTROPY,
+    PAPER,
+    SETTINGS,
+    STANDIN_SEED,
+    block_key,
+    key,
+    trial_blocks,
+)
+from bandit_lib.grapl20.experiments.polblogs import FIG3_ENTROPY, compute_fig3, fig3_instance  # noqa: F401
 from bandit_lib.grapl20.experiments.synthetic import compute_synthetic, make_instance  # noqa: F401
 from bandit_lib.grapl20.experiments.theory import compute_theory
 from bandit_lib.infra.experiment import Experiment, Figure, Unit
 
-PAPER = "grapl20"
 CHAPTER = "notebooks/grapl20"
 
 SCALE = {
@@ -65,18 +77,51 @@ SCALE = {
 }
 
 
-# Rough cost in seconds of one trial of a unit on the book's machine: units are planned longest first.
-_CG_COST = {
-    ("sbm", 1.0): 2.0,
-    ("sbm", 10.0): 2.6,
-    ("sbm", 100.0): 3.2,
-    ("small_world", 1.0): 2.2,
-    ("small_world", 100.0): 6.0,
-    ("small_world", 1e4): 15.0,
+# Seconds per trial by the records (2-core machine under load), with the BLAS-free inverse (about
+# 0.2 s per instance at N = 1000) and eigenvalues (about 0.5 s) added; SBM gamma = 1 and 100 raised
+# to what their blocks cost when recomputed under load: units are cut into blocks of at most
+# UNIT_SECONDS and planned longest first.
+_CURVES_COST = {
+    ("sbm", 1.0): 1.9,
+    ("sbm", 10.0): 1.6,
+    ("sbm", 100.0): 1.9,
+    ("small_world", 1.0): 1.3,
+    ("small_world", 100.0): 1.3,
+    ("small_world", 1e4): 1.5,
 }
+_APT_COST = {"sbm": 0.2, "small_world": 0.3}
+_CG_COST = {
+    ("sbm", "grapl", 1.0): 2.2,
+    ("sbm", "grapl", 10.0): 3.1,
+    ("sbm", "grapl", 100.0): 3.7,
+    ("small_world", "grapl", 1.0): 2.4,
+    ("small_world", "grapl", 100.0): 7.1,
+    ("small_world", "grapl", 1e4): 16.3,
+    ("sbm", "alg1", 1.0): 2.1,
+    ("sbm", "alg1", 10.0): 2.5,
+    ("sbm", "alg1", 100.0): 3.4,
+    ("small_world", "alg1", 1.0): 1.3,
+    ("small_world", "alg1", 100.0): 5.2,
+    ("small_world", "alg1", 1e4): 13.2,
+}
+_GAMMA_STAR_COST = 1.1
+_ABLATION_COST = 2.1
 
 
-def plan_synthetic(profile: str) -> list[Unit]:
+def _blocks(stream: str, params: dict, trials: int, per_trial: float) -> list[tuple[float, Unit]]:
+    """(predicted seconds, unit) of each block of ``trials`` trials of the stream."""
+    return [
+        (per_trial * count, Unit(block_key(stream, first, count, trials), {**params, "first": first, "trials": count}))
+        for first, count in trial_blocks(trials, per_trial)
+    ]
+
+
+def _longest_first(planned: list[tuple[float, Unit]]) -> list[Unit]:
+    return [unit for _, unit in sorted(planned, key=lambda cu: -cu[0])]
+
+
+def costed_synthetic(profile: str) -> list[tuple[float, Unit]]:
+    """(predicted seconds, unit) of every unit of ``synthetic``, in planning order."""
     s = SCALE[profile]
     planned = []
     for figure in ("sbm", "small_world"):
@@ -84,67 +129,31 @@ def plan_synthetic(profile: str) -> list[Unit]:
         horizon = s["horizon"][figure]
         trials = s["trials"]
         for g in SETTINGS[figure]["gammas"]:
-            planned.append(
-                (
-                    1.6 * trials,
-                    Unit(
-                        f"{figure},gamma={key(g)}",
-                        {**base, "part": "curves", "gamma": g, "trials": trials, "horizon": horizon, "solver": "exact"},
-                    ),
-                )
-            )
-        planned.append(
-            (
-                0.2 * trials,
-                Unit(
-                    f"{figure},apt",
-                    {**base, "part": "apt", "gamma": None, "trials": trials, "horizon": horizon, "solver": "exact"},
-                ),
-            )
-        )
+            params = {**base, "part": "curves", "gamma": g, "horizon": horizon, "solver": "exact"}
+            planned += _blocks(f"{figure},gamma={key(g)}", params, trials, _CURVES_COST[figure, g])
+        params = {**base, "part": "apt", "gamma": None, "horizon": horizon, "solver": "exact"}
+        planned += _blocks(f"{figure},apt", params, trials, _APT_COST[figure])
         for method, short in (("GrAPL", "grapl"), ("Algorithm 1", "alg1")):
             k = s["cg_trials"] if isinstance(s["cg_trials"], int) else s["cg_trials"][figure][short]
             for g in SETTINGS[figure]["gammas"]:
-                planned.append(
-                    (
-                        _CG_COST[figure, g] * k,
-                        Unit(
-                            f"{figure},cg,{short},gamma={key(g)}",
-                            {
-                                **base,
-                                "part": "cg_vs_exact",
-                                "method": method,
-                                "gamma": g,
-                                "trials": k,
-                                "horizon": horizon,
-                            },
-                        ),
-                    )
-                )
-        planned.append(
-            (
-                0.5 * s["gamma_star_trials"],
-                Unit(f"{figure},gamma_star", {**base, "part": "gamma_star", "trials": s["gamma_star_trials"]}),
-            )
-        )
-    planned.append(
-        (
-            1.6 * s["ablation_trials"],
-            Unit(
-                "sbm,ablation,gamma=10",
-                {
-                    "figure": "sbm",
-                    "n_arms": s["n_arms"],
-                    "entropy": INSTANCE_ENTROPY,
-                    "part": "ablation",
-                    "gamma": 10.0,
-                    "trials": s["ablation_trials"],
-                    "horizon": s["horizon"]["sbm"],
-                },
-            ),
-        )
-    )
-    return [unit for _, unit in sorted(planned, key=lambda cu: -cu[0])]
+                params = {**base, "part": "cg_vs_exact", "method": method, "gamma": g, "horizon": horizon}
+                planned += _blocks(f"{figure},cg,{short},gamma={key(g)}", params, k, _CG_COST[figure, short, g])
+        params = {**base, "part": "gamma_star"}
+        planned += _blocks(f"{figure},gamma_star", params, s["gamma_star_trials"], _GAMMA_STAR_COST)
+    params = {
+        "figure": "sbm",
+        "n_arms": s["n_arms"],
+        "entropy": INSTANCE_ENTROPY,
+        "part": "ablation",
+        "gamma": 10.0,
+        "horizon": s["horizon"]["sbm"],
+    }
+    planned += _blocks("sbm,ablation,gamma=10", params, s["ablation_trials"], _ABLATION_COST)
+    return planned
+
+
+def plan_synthetic(profile: str) -> list[Unit]:
+    return _longest_first(costed_synthetic(profile))
 
 
 SYNTHETIC = Experiment(
@@ -165,64 +174,50 @@ SYNTHETIC = Experiment(
 )
 
 
-# Rough cost in seconds of a Fig. 3 unit (GrAPL, no graph) or of one trial of Algorithm 1.
-_FIG3_COST = {"grapl": 10.0, "nograph": 0.1, "alg1": {1e-7: 0.2, 1e-5: 0.25, 1e-3: 0.8, 1e-1: 1.6}}
+# Seconds of a Fig. 3 GrAPL unit, and per trial of Algorithm 1 (CG, by γ; exact) and of the
+# no-graph baseline, by the records on the real graph (the stand-in costs at most as much; the
+# karate club about 1 %); γ = 0.1 raised to what its blocks cost when recomputed under load.
+_FIG3_COST = {
+    "grapl": 40.0,
+    "alg1": {"cg": {1e-7: 0.3, 1e-5: 0.35, 1e-3: 1.2, 1e-1: 4.5}, "exact": 0.45},
+    "nograph": 0.07,
+}
 
 
-def plan_fig3(profile: str) -> list[Unit]:
+def costed_fig3(profile: str) -> list[tuple[float, Unit]]:
+    """(predicted seconds, unit) of every unit of ``fig3_polblogs``, in planning order."""
     s = SCALE[profile]
     cfg = SETTINGS["polblogs"]
-    units = []
+    sizes = list(s["standin_sizes"])
+    planned = []
     # The real graph (1,222 nodes) is paper scale only: the quick profile, under a minute, runs the
     # small stand-in, and the chapter says so.
     real = ("polblogs",) if profile == "full" else ()
     for data in (*real, "standin", "karate"):
-        sizes = list(s["standin_sizes"])
-        units.append(
-            Unit(
-                f"{data},grapl",
-                {"data": data, "part": "grapl", "gammas": list(cfg["gammas"]), "trials": 1, "sizes": sizes},
-            )
-        )
+        size = 0.01 if data == "karate" else 1.0
+        stream = f"{data},grapl"
+        params = {"data": data, "part": "grapl", "gammas": list(cfg["gammas"]), "stream": stream, "sizes": sizes}
+        planned += _blocks(stream, params, 1, size * _FIG3_COST["grapl"])
         for g in cfg["plotted"]:
-            units.append(
-                Unit(
-                    f"{data},alg1,gamma={key(g)}",
-                    {"data": data, "part": "alg1", "gammas": [g], "trials": s["alg1_trials"], "sizes": sizes},
-                )
-            )
-            # Algorithm 1 with the exact solver, for the anomaly panel and the solver columns of the
-            # Fig. 3 table: its pulls do not depend on the estimates, so the two units differ only
-            # in what CG's estimates cost (each unit draws its own 100 permutations: medians compare)
-            units.append(
-                Unit(
-                    f"{data},alg1-exact,gamma={key(g)}",
-                    {
-                        "data": data,
-                        "part": "alg1",
-                        "gammas": [g],
-                        "trials": s["alg1_trials"],
-                        "sizes": sizes,
-                        "solver": "exact",
-                    },
-                )
-            )
-        units.append(
-            Unit(
-                f"{data},nograph",
-                {"data": data, "part": "nograph", "gammas": [None], "trials": s["alg1_trials"], "sizes": sizes},
-            )
-        )
+            # Algorithm 1 with CG (the figure) and with the exact solver, for the anomaly panel and
+            # the solver columns of the Fig. 3 table: its pulls do not depend on the estimates, so
+            # the two differ only in what CG's estimates cost (each stream draws its own 100
+            # permutations: medians compare)
+            for unit, solver in (("alg1", "cg"), ("alg1-exact", "exact")):
+                stream = f"{data},{unit},gamma={key(g)}"
+                params = {"data": data, "part": "alg1", "gammas": [g], "stream": stream, "sizes": sizes}
+                if solver == "exact":
+                    params["solver"] = "exact"
+                per_trial = _FIG3_COST["alg1"]["cg"][g] if solver == "cg" else _FIG3_COST["alg1"]["exact"]
+                planned += _blocks(stream, params, s["alg1_trials"], size * per_trial)
+        stream = f"{data},nograph"
+        params = {"data": data, "part": "nograph", "gammas": [None], "stream": stream, "sizes": sizes}
+        planned += _blocks(stream, params, s["alg1_trials"], size * _FIG3_COST["nograph"])
+    return planned
 
-    def cost(unit: Unit) -> float:
-        p = unit.params
-        size = 0.01 if p["data"] == "karate" else 1.0
-        if p["part"] == "alg1":
-            per_trial = 0.3 if p.get("solver") == "exact" else _FIG3_COST["alg1"][p["gammas"][0]]
-            return size * per_trial * p["trials"]
-        return size * _FIG3_COST[p["part"]]
 
-    return sorted(units, key=lambda u: -cost(u))
+def plan_fig3(profile: str) -> list[Unit]:
+    return _longest_first(costed_fig3(profile))
 
 
 FIG3 = Experiment(
@@ -231,7 +226,7 @@ FIG3 = Experiment(
     title="Political blogs (real, and its stand-in) and karate club: E(t), T = N, noise-free",
     compute=compute_fig3,
     plan=plan_fig3,
-    entropy=71574,
+    entropy=FIG3_ENTROPY,
     chapter=CHAPTER,
     figures=(
         Figure("Fig. 3", "Political blogs (real graph) and karate club (real): E(t), CG solver"),

@@ -1,13 +1,20 @@
 """Shared settings and helpers of the GRAPL20 computations (:mod:`bandit_lib.grapl20.experiments`).
 
-The paper's parameters per experiment, and how error curves are summarised: quantiles over
-trials on a grid of t, and the times at which a curve first reaches a level.
+The paper's parameters per experiment; how a unit's trials are cut into blocks (units of at most
+:data:`UNIT_SECONDS`), and what a block stores of each trial: its error counts on a grid of t, from
+which the report layer (:func:`bandit_lib.grapl20.report.merge_trial_blocks`) draws the quantiles
+over all trials once the blocks are merged; and the times at which a curve first reaches a level.
 """
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
+from bandit_lib.seeding import derive
+
+PAPER = "grapl20"
 INSTANCE_ENTROPY = 20200826  # shared by every unit drawn on the instances of Figs 1-2
 STANDIN_SEED = 2005  # the one stand-in graph of Fig. 3 (Adamic & Glance, 2005)
 LAM, EPS = 1e-3, 0.01
@@ -36,10 +43,53 @@ def t_grid(horizon: int, dense: int = 200, step: int = 10) -> np.ndarray:
     return np.unique(t)
 
 
-def quantile_curves(errors: np.ndarray, grid: np.ndarray) -> dict:
-    """25/50/75 % quantiles over trials (rows) of E(t), at the t of ``grid``."""
-    q = np.percentile(errors[:, grid - 1], [25, 50, 75], axis=0)
-    return {"q25": np.round(q[0], 7), "median": np.round(q[1], 7), "q75": np.round(q[2], 7)}
+#: Most seconds one unit should take by the cost model (the records' costs per trial): a unit
+#: whose trials would take longer is cut into blocks of trials, each a unit of its own.
+UNIT_SECONDS = 30.0
+
+
+def trial_blocks(trials: int, seconds_per_trial: float) -> list[tuple[int, int]]:
+    """``[(first, count), ...]``: trials 0..trials−1 cut into the fewest blocks whose predicted
+    cost is at most :data:`UNIT_SECONDS` each (one block if all fit), their sizes differing by at
+    most one (the larger ones first)."""
+    most = max(1, math.floor(UNIT_SECONDS / seconds_per_trial))  # trials in one block, at most
+    n_blocks = math.ceil(trials / most)
+    base, extra = divmod(trials, n_blocks)
+    blocks, first = [], 0
+    for b in range(n_blocks):
+        count = base + (1 if b < extra else 0)
+        blocks.append((first, count))
+        first += count
+    return blocks
+
+
+def block_key(stream: str, first: int, count: int, trials: int) -> str:
+    """The key of a block: the stream (the key the unsplit unit had) if one block holds all the
+    trials, else ``<stream>,trials=<first>-<last>``."""
+    return stream if count == trials else f"{stream},trials={first}-{first + count - 1}"
+
+
+def stream_of(key: str) -> str:
+    """The stream a unit key belongs to (the key without its ``,trials=a-b`` block suffix)."""
+    return key.split(",trials=", 1)[0]
+
+
+def stream_seed(entropy: int, experiment: str, stream: str) -> np.random.SeedSequence:
+    """The seed the unsplit unit ``stream`` of ``experiment`` would have had
+    (:meth:`bandit_lib.infra.experiment.Experiment.seed`): a block draws its trials' randomness
+    from it, by trial number, so that a trial does not depend on how the trials are cut."""
+    return derive(entropy, PAPER, experiment, stream)
+
+
+def trial_record(trial: int, run, grid: np.ndarray) -> dict:
+    """What a block keeps of one run for the curves: the numerators of E_ref and eq. 23 at the t of
+    ``grid``, and eq. 23's denominator (E_ref's is the number of arms)."""
+    return {
+        "trial": trial,
+        "wrong_ref": run.wrong_ref[grid - 1],
+        "wrong_paper": run.wrong_paper[grid - 1],
+        "n_judged_paper": run.n_judged_paper,
+    }
 
 
 def first_time_at_most(curve: np.ndarray, level: float) -> int | None:
@@ -67,15 +117,3 @@ def trial_row(trial, method, gamma, e_ref, e_paper, run):
         "last_above_1pct_ref": last_time_above(e_ref, 0.01),
         "cg_iterations_mean": None if run.cg_iterations is None else float(run.cg_iterations.mean()),
     }
-
-
-def summaries(errors: dict, grid: np.ndarray) -> tuple[dict, dict]:
-    curves, milestones = {}, {}
-    for method, by_metric in errors.items():
-        curves[method] = {metric: quantile_curves(np.array(e), grid) for metric, e in by_metric.items()}
-        median = np.median(np.array(by_metric["ref"]), axis=0)
-        milestones[method] = {
-            f"first_median_at_most_{lvl:g}": first_time_at_most(median, lvl) for lvl in (0.1, 0.05, 0.01, 0.001)
-        }
-        milestones[method]["median_final"] = float(median[-1])
-    return curves, milestones

@@ -1,5 +1,13 @@
 """GRAPL20 computations of Fig. 3: the real political-blogs graph (``make data`` fetches it into
-data/raw/polblogs), its seeded stand-in, and Zachary's karate club (the ``fig3_polblogs`` experiment)."""
+data/raw/polblogs), its seeded stand-in, and Zachary's karate club (the ``fig3_polblogs`` experiment).
+
+The trials of Algorithm 1 and of the no-graph baseline (random permutations) are cut into blocks;
+trial k draws its permutation from ``derive(stream_seed(stream), "permutation", k)``, where
+``stream`` names the unsplit unit (data, method, γ), so a trial is the same whichever block computes it
+(and the same as in the unsplit unit, whose seed this is). A block stores each trial's error counts
+(:func:`~.common.trial_record`); the quantile curves over all trials are drawn after the blocks are
+merged (:func:`bandit_lib.grapl20.report.merge_trial_blocks`).
+"""
 
 from __future__ import annotations
 
@@ -17,7 +25,8 @@ from bandit_lib.grapl20.experiments.common import (
     first_time_at_most,
     key,
     last_time_above,
-    quantile_curves,
+    stream_seed,
+    trial_record,
     trial_row,
 )
 from bandit_lib.grapl20.grapl import grapl
@@ -72,9 +81,24 @@ def fig3_instance(data: str, sizes=(586, 636)):
     raise ValueError(f"data must be 'polblogs', 'standin', 'karate' or 'gml:<path to polblogs.gml>'; got data={data!r}")
 
 
-def compute_fig3(seed, data: str, part: str, gammas: list, trials: int, sizes: list, solver: str = "cg") -> dict:
+#: The root entropy of the ``fig3_polblogs`` experiment (its blocks rebuild their streams' seeds from it).
+FIG3_ENTROPY = 71574
+
+
+def compute_fig3(
+    seed,
+    data: str,
+    part: str,
+    gammas: list,
+    stream: str,
+    first: int,
+    trials: int,
+    sizes: list,
+    solver: str = "cg",
+) -> dict:
     """GrAPL (deterministic: one run per γ and solver), Algorithm 1 (random permutations) or the
-    no-graph baseline on one graph of :func:`fig3_instance`; T = N, noise-free rewards.
+    no-graph baseline on one graph of :func:`fig3_instance`, trials ``first`` .. ``first + trials − 1``
+    of the stream ``stream``; T = N, noise-free rewards.
 
     For GrAPL, each γ is run with CG (the figure), with the exact solver, with CG and the printed
     index, and, to separate the two effects of CG, the exact estimator along CG's pull sequence."""
@@ -82,7 +106,8 @@ def compute_fig3(seed, data: str, part: str, gammas: list, trials: int, sizes: l
     graph, means = fig3_instance(data, sizes)
     n = len(means)
     system = graph_system(graph, LAM)
-    tape = gaussian_tape(means, 0.0, derive(seed, "tape"))  # sigma = 0: the reward is the label
+    root = stream_seed(FIG3_ENTROPY, "fig3_polblogs", stream)  # not the block's own seed
+    tape = gaussian_tape(means, 0.0, derive(root, "tape"))  # sigma = 0: the reward is the label
     payload = {"n_arms": n, "statistics": graph_statistics(graph, means), "source": fig3_source(data)}
     grid = np.arange(1, n + 1)
     if part == "grapl":
@@ -149,20 +174,18 @@ def compute_fig3(seed, data: str, part: str, gammas: list, trials: int, sizes: l
             }
         )
         return payload
-    errors, rows = {}, []
+    records, rows = {}, []
     for g in gammas:
-        e = {"ref": [], "paper": []}
-        for trial in range(trials):
-            schedule = permutation_schedule(n, n, derive(seed, "permutation", trial))
+        e = []
+        for trial in range(first, first + trials):
+            schedule = permutation_schedule(n, n, derive(root, "permutation", trial))
             if part == "alg1":
                 run = algorithm1(tape.rewind(), system, schedule, tau=cfg["tau"], eps=EPS, gamma=g, solver=solver)
             else:
                 run = no_graph(tape.rewind(), schedule, tau=cfg["tau"], eps=EPS)
             e_ref, e_paper = run.errors("ref"), run.errors("paper")
-            e["ref"].append(e_ref)
-            e["paper"].append(e_paper)
+            e.append(trial_record(trial, run, grid))
             rows.append(trial_row(trial, "Algorithm 1" if part == "alg1" else "no graph", g, e_ref, e_paper, run))
-        errors[key(g) if g is not None else "none"] = e
-    curves = {k: {m: quantile_curves(np.array(v), grid) for m, v in e.items()} for k, e in errors.items()}
-    payload.update({"grid": grid, "curves": curves, "rows": rows})
+        records[key(g) if g is not None else "none"] = e
+    payload.update({"grid": grid, "trials": records, "rows": rows})
     return payload

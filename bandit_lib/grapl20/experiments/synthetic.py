@@ -2,7 +2,12 @@
 
 Trial k of figure f is drawn from ``derive(entropy, f, k)``: its graph, its signal, its reward tape
 and Algorithm 1's schedule. Every unit uses the same ``entropy``, so GrAPL, Algorithm 1 and APT of
-a trial, the solver comparison, the ablation and γ* all see the same instances.
+a trial, the solver comparison, the ablation and γ* all see the same instances, and a trial is the
+same whichever block of trials (``first``, ``trials``) computes it.
+
+A block stores, per method and trial, the error counts on the grid of t (:func:`~.common.trial_record`)
+and one row of numbers per trial; the quantile curves over all trials are drawn after the blocks are
+merged (:func:`bandit_lib.grapl20.report.merge_trial_blocks`).
 """
 
 from __future__ import annotations
@@ -17,9 +22,8 @@ from bandit_lib.grapl20.experiments.common import (
     INSTANCE_ENTROPY,
     LAM,
     SETTINGS,
-    quantile_curves,
-    summaries,
     t_grid,
+    trial_record,
     trial_row,
 )
 from bandit_lib.grapl20.grapl import grapl
@@ -45,13 +49,24 @@ def make_instance(figure: str, trial: int, n_arms: int, entropy: int = INSTANCE_
 
 
 def compute_curves(
-    seed, figure: str, part: str, gamma: float | None, trials: int, n_arms: int, horizon: int, solver: str, entropy: int
+    seed,
+    figure: str,
+    part: str,
+    gamma: float | None,
+    first: int,
+    trials: int,
+    n_arms: int,
+    horizon: int,
+    solver: str,
+    entropy: int,
 ) -> dict:
-    """GrAPL and Algorithm 1 at one γ (``part="graph"``), or APT (``part="apt"``), over ``trials``."""
+    """GrAPL and Algorithm 1 at one γ (``part="curves"``), or APT (``part="apt"``), on trials
+    ``first`` .. ``first + trials − 1``."""
     cfg = SETTINGS[figure]
-    errors: dict[str, dict[str, list]] = {}
+    grid = t_grid(horizon)
+    records: dict[str, list] = {}
     rows = []
-    for trial in range(trials):
+    for trial in range(first, first + trials):
         graph, means, tape, schedule_seed = make_instance(figure, trial, n_arms, entropy)
         if part == "apt":
             runs = {"APT": apt(tape, horizon, tau=cfg["tau"], eps=EPS, warmup=2)}
@@ -66,27 +81,24 @@ def compute_curves(
             }
         for method, run in runs.items():
             e_ref, e_paper = run.errors("ref"), run.errors("paper")
-            errors.setdefault(method, {"ref": [], "paper": []})
-            errors[method]["ref"].append(e_ref)
-            errors[method]["paper"].append(e_paper)
+            records.setdefault(method, []).append(trial_record(trial, run, grid))
             rows.append(trial_row(trial, method, gamma, e_ref, e_paper, run))
             if method == "GrAPL":
                 # the spike near t = N: GrAPL with tiny alpha first pulls every arm once
                 rows[-1]["all_once_by_N"] = (
                     bool(np.array_equal(np.sort(run.pulls[:n_arms]), np.arange(n_arms))) if horizon >= n_arms else None
                 )
-    grid = t_grid(horizon)
-    curves, milestones = summaries(errors, grid)
-    return {"grid": grid, "curves": curves, "milestones": milestones, "rows": rows}
+    return {"grid": grid, "n_arms": n_arms, "trials": records, "rows": rows}
 
 
 def compute_cg_vs_exact(
-    seed, figure: str, method: str, gamma: float, trials: int, n_arms: int, horizon: int, entropy: int
+    seed, figure: str, method: str, gamma: float, first: int, trials: int, n_arms: int, horizon: int, entropy: int
 ) -> dict:
     """Both solvers on the same instances and tapes: where the pulls part, and how far the curves do."""
     cfg = SETTINGS[figure]
-    rows, errors = [], {"exact": [], "cg": []}
-    for trial in range(trials):
+    grid = t_grid(horizon)
+    rows, records = [], {"exact": [], "cg": []}
+    for trial in range(first, first + trials):
         graph, means, tape, schedule_seed = make_instance(figure, trial, n_arms, entropy)
         system = graph_system(graph, LAM)
         runs = {}
@@ -98,7 +110,8 @@ def compute_cg_vs_exact(
                 runs[solver] = algorithm1(
                     tape.rewind(), system, iid_uniform_schedule(n_arms, horizon, schedule_seed), **common
                 )
-            errors[solver].append(runs[solver].errors("ref"))
+            records[solver].append(trial_record(trial, runs[solver], grid))
+        e_exact, e_cg = runs["exact"].errors("ref"), runs["cg"].errors("ref")
         differ = np.flatnonzero(runs["exact"].pulls != runs["cg"].pulls)
         d_wrong = np.abs(runs["exact"].wrong_ref - runs["cg"].wrong_ref)
         rows.append(
@@ -107,26 +120,24 @@ def compute_cg_vs_exact(
                 "first_different_pull": int(differ[0]) + 1 if differ.size else None,
                 "max_abs_diff_wrong": int(d_wrong.max()),
                 "mean_abs_diff_E": float(d_wrong.mean() / n_arms),
-                "E_mean_exact": float(errors["exact"][-1].mean()),
-                "E_mean_cg": float(errors["cg"][-1].mean()),
-                "E_final_exact": float(errors["exact"][-1][-1]),
-                "E_final_cg": float(errors["cg"][-1][-1]),
+                "E_mean_exact": float(e_exact.mean()),
+                "E_mean_cg": float(e_cg.mean()),
+                "E_final_exact": float(e_exact[-1]),
+                "E_final_cg": float(e_cg[-1]),
                 "max_abs_diff_mu_hat": float(np.abs(runs["exact"].mu_hat - runs["cg"].mu_hat).max()),
                 "cg_iterations_mean": float(runs["cg"].cg_iterations.mean()),
                 "cg_unconverged": int(runs["cg"].cg_unconverged),
             }
         )
-    grid = t_grid(horizon)
-    curves = {solver: quantile_curves(np.array(e), grid) for solver, e in errors.items()}
-    return {"grid": grid, "curves": curves, "rows": rows}
+    return {"grid": grid, "n_arms": n_arms, "trials": records, "rows": rows}
 
 
-def compute_gamma_star(seed, figure: str, trials: int, n_arms: int, entropy: int) -> dict:
+def compute_gamma_star(seed, figure: str, first: int, trials: int, n_arms: int, entropy: int) -> dict:
     """γ* (three variants) per instance of Fig. 1 or 2; Fig. 2 also with the signal of the authors'
     γ* notebook, (L + λI + I/N²)^{-1} y."""
     cfg = SETTINGS[figure]
     rows = []
-    for trial in range(trials):
+    for trial in range(first, first + trials):
         graph, means, _, _ = make_instance(figure, trial, n_arms, entropy)
         signals = {"figure": means}
         if figure == "small_world":
@@ -156,11 +167,14 @@ def compute_gamma_star(seed, figure: str, trials: int, n_arms: int, entropy: int
     return {"rows": rows}
 
 
-def compute_ablation(seed, figure: str, gamma: float, trials: int, n_arms: int, horizon: int, entropy: int) -> dict:
+def compute_ablation(
+    seed, figure: str, gamma: float, first: int, trials: int, n_arms: int, horizon: int, entropy: int
+) -> dict:
     """GrAPL with the index of the proofs, sqrt(n + α), against the printed sqrt(n) + α."""
     cfg = SETTINGS[figure]
-    errors, rows = {}, []
-    for trial in range(trials):
+    grid = t_grid(horizon)
+    records, rows = {}, []
+    for trial in range(first, first + trials):
         graph, means, tape, _ = make_instance(figure, trial, n_arms, entropy)
         system = graph_system(graph, LAM)
         for index in ("sqrt_n_plus_alpha", "printed"):
@@ -168,15 +182,11 @@ def compute_ablation(seed, figure: str, gamma: float, trials: int, n_arms: int, 
                 tape.rewind(), system, horizon, tau=cfg["tau"], eps=EPS, gamma=gamma, alpha=cfg["alpha"], index=index
             )
             e_ref, e_paper = run.errors("ref"), run.errors("paper")
-            errors.setdefault(index, {"ref": [], "paper": []})
-            errors[index]["ref"].append(e_ref)
-            errors[index]["paper"].append(e_paper)
+            records.setdefault(index, []).append(trial_record(trial, run, grid))
             row = trial_row(trial, index, gamma, e_ref, e_paper, run)
             row["distinct_arms_by_N"] = int(np.unique(run.pulls[:n_arms]).size)
             rows.append(row)
-    grid = t_grid(horizon)
-    curves, milestones = summaries(errors, grid)
-    return {"grid": grid, "curves": curves, "milestones": milestones, "rows": rows}
+    return {"grid": grid, "n_arms": n_arms, "trials": records, "rows": rows}
 
 
 def compute_synthetic(seed, part: str, **params) -> dict:

@@ -1,8 +1,9 @@
 """Figures and tables of the GRAPL20 chapter, drawn from the cached results.
 
-Nothing here computes a result: it reads payloads of :mod:`bandit_lib.grapl20.experiments` and
-draws them (median line and interquartile band of E(t) over trials), or turns them into the
-numbers the scorecard compares with the paper. The scorecard's conditions (the book's verdict
+Nothing here computes a result: it reads payloads of :mod:`bandit_lib.grapl20.experiments`,
+merges the blocks of trials of each stream and summarises them (:func:`merge_trial_blocks`: the
+quantiles of E(t) over all trials), draws them (median line and interquartile band), or turns them
+into the numbers the scorecard compares with the paper. The scorecard's conditions (the book's verdict
 policy, :mod:`bandit_lib.infra.scorecard`):
 
 * :mod:`~bandit_lib.grapl20.report.gates` — the calibration gates of the polblogs-like stand-in;
@@ -12,12 +13,94 @@ policy, :mod:`bandit_lib.infra.scorecard`):
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import Any
+
 import numpy as np
 
+from bandit_lib.grapl20.experiments.common import stream_of
 from bandit_lib.infra import plotting
 
 METRIC_LABEL = {"ref": "E (authors' code)", "paper": "E (eq. 23)"}
 STYLE = {"GrAPL": "-", "Algorithm 1": ":", "APT": "--", "no graph": "--"}
+
+
+def quantile_curves(errors: np.ndarray) -> dict:
+    """25/50/75 % quantiles over trials (rows) of E(t) on a grid (columns), rounded to 7 decimals."""
+    q = np.percentile(errors, [25, 50, 75], axis=0)
+    return {"q25": np.round(q[0], 7), "median": np.round(q[1], 7), "q75": np.round(q[2], 7)}
+
+
+def trial_errors(records: list[dict], n_arms: int, metric: str) -> np.ndarray:
+    """E(t) on the grid, one row per trial: E_ref = wrong_ref / N, eq. 23 = wrong_paper / n_judged
+    (the division of :meth:`bandit_lib.grapl20.problem.ThresholdRun.errors`, so the same floats)."""
+    if metric == "ref":
+        return np.array([np.asarray(r["wrong_ref"]) / n_arms for r in records])
+    return np.array([np.asarray(r["wrong_paper"]) / r["n_judged_paper"] for r in records])
+
+
+def merge_trial_blocks(results: Iterable[tuple[Any, dict]]) -> dict[str, dict]:
+    """The payloads of an experiment's units merged by stream (the key a unit has before it is cut
+    into blocks of trials, :func:`~bandit_lib.grapl20.experiments.common.stream_of`).
+
+    Blocks are put in trial order and must hold trials 0, 1, ... without gap or repeat; their
+    ``rows`` are concatenated, and their per-trial error counts (``trials``: per method, one
+    record per trial) become ``curves[method][metric]``, the quantiles over all trials of E(t) on
+    the grid, for both metrics ("ref" and "paper"). Every other entry of the payload must be the
+    same in every block (the instance's statistics, the grid) and is kept once. Each merged
+    payload also gets ``params``: the unit's parameters without the block's ``first`` and with
+    ``trials`` the number of trials merged. A payload without ``trials`` (a GrAPL run of Fig. 3, γ*)
+    keeps its own shape; its rows are merged all the same."""
+    groups: dict[str, list[tuple[Any, dict]]] = {}
+    for unit, payload in results:
+        groups.setdefault(stream_of(unit.key), []).append((unit, payload))
+    merged = {}
+    for stream, blocks in groups.items():
+        blocks.sort(key=lambda up: up[0].params.get("first", 0))
+        expected = 0
+        for unit, _ in blocks:
+            first, count = unit.params.get("first", 0), unit.params.get("trials", 1)
+            if first != expected:
+                raise ValueError(
+                    f"{stream}: the blocks do not cover the trials in order (block {unit.key!r} starts at {first}, expected {expected})"
+                )
+            expected += count
+        out: dict[str, Any] = {}
+        payloads = [p for _, p in blocks]
+        for name in payloads[0]:
+            if name in ("rows", "trials"):
+                continue
+            values = [p[name] for p in payloads]
+            if any(not _same(values[0], v) for v in values[1:]):
+                raise ValueError(f"{stream}: the blocks disagree on {name!r}")
+            out[name] = values[0]
+        if "rows" in payloads[0]:
+            out["rows"] = [row for p in payloads for row in p["rows"]]
+        if "trials" in payloads[0]:
+            records = {name: [r for p in payloads for r in p["trials"][name]] for name in payloads[0]["trials"]}
+            for name, recs in records.items():
+                if [r["trial"] for r in recs] != list(range(expected)):
+                    raise ValueError(f"{stream}: the trials of {name!r} are not 0..{expected - 1} in order")
+            n_arms = out["n_arms"]
+            out["trials"] = records
+            out["curves"] = {
+                name: {metric: quantile_curves(trial_errors(recs, n_arms, metric)) for metric in ("ref", "paper")}
+                for name, recs in records.items()
+            }
+        params = {k: v for k, v in blocks[0][0].params.items() if k != "first"}
+        params["trials"] = expected
+        out["params"] = params
+        merged[stream] = out
+    return merged
+
+
+def _same(a, b) -> bool:
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    if isinstance(a, (list, tuple, np.ndarray)) or isinstance(b, (list, tuple, np.ndarray)):
+        a, b = np.asarray(a), np.asarray(b)
+        return a.shape == b.shape and bool(np.all((a == b) | ((a != a) & (b != b))))
+    return a == b or (a != a and b != b)
 
 
 def band(ax, grid, curve, *, color, label, ls="-", floor=None, alpha=0.25, lw=1.6):
