@@ -76,7 +76,7 @@ def stream_of(key: str) -> str:
 
 def stream_seed(entropy: int, experiment: str, stream: str) -> np.random.SeedSequence:
     """The seed the unsplit unit ``stream`` of ``experiment`` would have had
-    (:meth:`bandit_lib.infra.experiment.Experiment.seed`): a block draws its trials' randomness
+    (``Experiment.seed`` of :mod:`bandit_lib.infra.experiment`): a block draws its trials' randomness
     from it, by trial number, so that a trial does not depend on how the trials are cut."""
     return derive(entropy, PAPER, experiment, stream)
 
