@@ -25,13 +25,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 
-WALL_ONLY: set[tuple[str, str, str]] = set()  # the units whose records have no cpu_seconds
-
-
-def records(root: Path, paper: str | None = None) -> dict[tuple[str, str, str], float]:
-    """{(paper, experiment, unit): seconds} of every readable record under ``root``: its CPU
-    seconds, or its wall seconds for a record without them (noted in :data:`WALL_ONLY`)."""
-    out = {}
+def records(root: Path, paper: str | None = None) -> tuple[dict[tuple[str, str, str], float], set]:
+    """``({(paper, experiment, unit): seconds}, wall_only)`` of every readable record under
+    ``root``: its CPU seconds, or its wall seconds for a record without them (those units are
+    ``wall_only``)."""
+    out, wall_only = {}, set()
     pattern = f"{paper}/*/*.json" if paper else "*/*/*.json"
     for path in sorted(root.glob(pattern)):
         if ".quarantine" in path.parts:
@@ -43,10 +41,10 @@ def records(root: Path, paper: str | None = None) -> dict[tuple[str, str, str], 
                 out[name] = float(data["cpu_seconds"])
             else:
                 out[name] = float(data["elapsed_seconds"])
-                WALL_ONLY.add(name)
+                wall_only.add(name)
         except (OSError, ValueError, KeyError, TypeError) as exc:
             print(f"skipped {path}: {exc}", file=sys.stderr)
-    return out
+    return out, wall_only
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -58,11 +56,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--against", type=Path, default=None, help="a second result root to compare with")
     args = parser.parse_args(argv)
 
-    base = records(args.results, args.paper)
+    base, wall_only = records(args.results, args.paper)
     if not base:
         print(f"no records under {args.results}", file=sys.stderr)
         return 1
-    other = records(args.against, args.paper) if args.against else {}
+    other = records(args.against, args.paper)[0] if args.against else {}
     per = defaultdict(list)
     for (paper, exp, unit), sec in base.items():
         per[paper, exp].append((sec, unit))
@@ -74,7 +72,7 @@ def main(argv: list[str] | None = None) -> int:
     for (paper, exp), items in sorted(per.items(), key=lambda kv: -sum(s for s, _ in kv[1])):
         cost = sum(s for s, _ in items)
         big, unit = max(items)
-        wall = sum((paper, exp, u) in WALL_ONLY for _, u in items)
+        wall = sum((paper, exp, u) in wall_only for _, u in items)
         line = f"{paper + '/' + exp:28s} {len(items):5d} {wall:4d} {cost:8.0f} {cost / total:6.1%} {big:12.1f}s  {unit}"
         if other:
             both = [(s, other[paper, exp, u]) for s, u in items if (paper, exp, u) in other]
@@ -82,7 +80,7 @@ def main(argv: list[str] | None = None) -> int:
                 here, there = sum(a for a, _ in both), sum(b for _, b in both)
                 line += f"   {there:10.0f} ({len(both)} units) {there / here:6.2f}"
         print(line)
-    walls = sum(name in WALL_ONLY for name in base)
+    walls = sum(name in wall_only for name in base)
     print(f"('wall': units whose records have only wall seconds, {walls} of {len(base)}; the others count CPU seconds)")
     print(
         f"total: {len(base)} units, {total:.0f} core-s = {total / 60:.1f} core-min ({total / 120:.1f} min on 2 cores)"
