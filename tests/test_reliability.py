@@ -285,7 +285,7 @@ def _default_sigint() -> None:
 
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT, signal.SIGKILL], ids=["SIGTERM", "SIGINT", "SIGKILL"])
 def test_a_stopped_run_shuts_its_workers_down_says_how_to_resume_and_resumes(library_copy, sig):
-    env = {**library_copy.env, "TOY_SLEEP": "1.0", "TOY_UNITS": "12"}
+    env = {**library_copy.env, "TOY_SLEEP": "0.3", "TOY_UNITS": "12"}
     command = [sys.executable, "-m", "bandit_lib.reproduce", "--paper", "toybook", "--profile", "quick", "--jobs", "2"]
     proc = subprocess.Popen(
         command,
