@@ -91,11 +91,14 @@ def test_the_jester_experiment_reads_a_local_copy(tmp_path, monkeypatch):
 def test_theory_checks_run_and_the_designed_instance_keeps_its_candidate_set():
     out = uig_theory.compute_theory(derive(7, "t"), check="scaling_K", K=[10, 40], K_T=200, K_reps=2)
     assert {row["B*"] for row in out["rows"]} == {3}
-    out = uig_theory.compute_theory(
-        derive(7, "t"), check="log_growth", lsdt_T=[100, 300], ucb_T=[100], log_reps=2, psi_T=[100], psi_reps=1
-    )
+    out = uig_theory.compute_theory(derive(7, "t"), check="log_growth", lsdt_T=[100, 300], ucb_T=[100], log_reps=2)
     assert out["bound"] > 0 and out["C1"] > 0
-    assert all(row["regret"] <= row["bound"] for row in out["rows"] if row["policy"] == "LSDT-PSI")
+    assert {row["policy"] for row in out["rows"]} == {"LSDT-CSI", "UCB1"}
+    psi = uig_theory.compute_theory(derive(7, "t"), check="log_growth_psi", psi_T=[100], psi_reps=1)
+    assert [row["policy"] for row in psi["rows"]] == ["LSDT-PSI"]
+    assert all(row["regret"] <= row["bound"] for row in psi["rows"])
+    # the PSI repetitions come from the unsplit unit's seed, whatever seed the runner passes
+    assert uig_theory.compute_theory(derive(8, "other"), check="log_growth_psi", psi_T=[100], psi_reps=1) == psi
     out = uig_theory.compute_theory(derive(7, "t"), check="clustered", clusters=[4], cluster_reps=3)
     assert all(row["B*"] == 8 and row["B0"] >= 8 for row in out["rows"])
     with pytest.raises(ValueError, match="unknown theory check"):

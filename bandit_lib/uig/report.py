@@ -406,21 +406,29 @@ def theorem1_holds(instances) -> bool:
     )
 
 
+def log_growth(theory) -> dict:
+    """The payload of the theory check ``log_growth`` as one unit computed it before LSDT-PSI's runs
+    became the unit ``log_growth_psi``: LSDT-CSI's and UCB1's rows, then LSDT-PSI's, and the
+    instance's numbers (``theory``: the experiment's results)."""
+    payload = dict(theory.payload("log_growth"))
+    payload["rows"] = payload["rows"] + theory.payload("log_growth_psi")["rows"]
+    return payload
+
+
 def theorem6_revelations(theory) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
     """The partial side information of every LSDT-PSI repetition of the theory check
-    ``log_growth`` (``theory`` its results), drawn again from the unit's seed as the experiment drew
-    it: (true graph, S, D) per repetition. Each revelation's B0 is checked against the recorded
+    ``log_growth_psi`` (``theory`` its results), drawn again from the seed the experiment drew it
+    from: (true graph, S, D) per repetition. Each revelation's B0 is checked against the recorded
     one, so a drift between this and the experiment fails loudly."""
     from bandit_lib.seeding import derive, generator
     from bandit_lib.uig.experiments import theory as uig_theory
     from bandit_lib.uig.instances import instance_from_means
 
-    unit = next(u for u, _ in theory if u.key == "log_growth")
-    payload = theory.payload("log_growth")
-    means = np.asarray(payload["means"])
-    scale = 0.8 / (means.max() - means.min())
-    psi_means, psi_eps = 0.1 + scale * (means - means.min()), payload["psi_eps"]
-    seed = uig_theory.THEORY.seed(unit)
+    payload = log_growth(theory)
+    psi_means, psi_eps = uig_theory.psi_scale(np.asarray(payload["means"]))
+    if psi_eps != payload["psi_eps"]:
+        raise RuntimeError(f"psi_eps {psi_eps!r} drawn again, {payload['psi_eps']!r} recorded")
+    seed = uig_theory.log_growth_seed()
     recorded = {r["rep"]: r["B0"] for r in payload["rows"] if r["policy"] == "LSDT-PSI"}
     out = []
     for r in sorted(recorded):
