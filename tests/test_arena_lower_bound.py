@@ -370,3 +370,17 @@ def test_optimal_weights_and_certified_lower_T_agree_with_the_eigh_path(monkeypa
         ch = optimal_weights(mu, k, sigma=0.5, rtol=1e-7)
         ch_ref = _with_solver(monkeypatch, "eigh", lambda: optimal_weights(mu, k, sigma=0.5, rtol=1e-7))
         assert ch.T_star == pytest.approx(ch_ref.T_star, rel=1e-6)
+
+
+def test_cutting_planes_stop_when_a_step_adds_no_cut_and_say_the_bracket_is_open():
+    # On these five arms the Kelley step reaches a fixed point with the bracket 1.03e-6 wide: the
+    # loop used to solve the same LP until max_iter. It now stops there, with the same answer.
+    mu, k = np.array([0.1, 0.2, 0.15, 0.3, 0.9]), 1.5
+    short = optimal_weights(mu, k, rtol=1e-6, max_iter=160)
+    full = optimal_weights(mu, k, rtol=1e-6)
+    assert full.info.get("stalled") and short.info.get("stalled")
+    assert full.iterations == short.iterations and full.bracket == short.bracket and full.T_star == short.T_star
+    lo, up = full.bracket
+    assert lo <= 1 / full.T_star <= up and (up - lo) > 1e-6 * lo  # open wider than rtol, and says so
+    closed = optimal_weights(mu, k, rtol=1e-4)
+    assert "stalled" not in closed.info and closed.bracket[1] - closed.bracket[0] <= 1e-4 * closed.bracket[0]
