@@ -29,11 +29,17 @@ from numba import njit
 
 # ----------------------------------------------------------------------------------- Cholesky
 @njit(cache=True)
-def _cholesky_upper_inplace(A):
+def _cholesky_upper_inplace(A, skip_zeros):
     r"""Overwrite the upper triangle of the symmetric ``A`` with U, :math:`A = U^\top U` (the
     strict lower triangle is left as it was). Right-looking: step k takes the square root of the
     pivot, divides row k right of it, and subtracts :math:`U_{ki} U_{kj}` from every entry (i, j),
     k < i ≤ j, so each entry receives its updates in the order k = 0, 1, ...
+
+    With ``skip_zeros`` (A holds no negative zero), the updates by a multiplier :math:`U_{ki} = 0`
+    are skipped while row k is finite: they subtract ±0 from entries that are never −0 (a
+    subtraction gives −0 only from −0, and A has none), which leaves every entry as it is, so
+    the factor is the same bits, at the cost of its fill instead of N³/6 (a graph Laplacian's
+    factor is mostly zeros: 2 % on the small world, a third on the SBM).
 
     Returns 0, or k + 1 if the k-th pivot is not positive (A is not positive definite)."""
     n = A.shape[0]
@@ -44,10 +50,17 @@ def _cholesky_upper_inplace(A):
         r = np.sqrt(pivot)
         rowk = A[k]
         rowk[k] = r
+        finite = True
         for j in range(k + 1, n):
-            rowk[j] = rowk[j] / r
+            x = rowk[j] / r
+            rowk[j] = x
+            if not abs(x) < np.inf:
+                finite = False
+        skip = skip_zeros and finite
         for i in range(k + 1, n):
             f = rowk[i]
+            if skip and f == 0.0:
+                continue
             rowi = A[i]
             for j in range(i, n):
                 rowi[j] -= f * rowk[j]
@@ -55,15 +68,20 @@ def _cholesky_upper_inplace(A):
 
 
 @njit(cache=True)
-def _inverse_from_upper(U, X, P):
+def _inverse_from_upper(U, X, P, skip_zeros):
     r"""The lower triangle of :math:`P = A^{-1}` from U (:math:`A = U^\top U`), mirrored into the
     upper one, so that P is symmetric bit for bit.
 
     First :math:`X = L^{-1} = U^{-\top}` (lower triangular) row by row:
     :math:`X_{i\cdot} = (e_i - \sum_{k<i} U_{ki} X_{k\cdot}) / U_{ii}`, the sum taken in the order
     k = 0, 1, ...; then :math:`P = X^\top X`, :math:`P_{ab} = \sum_{i \ge a} X_{ia} X_{ib}`
-    (b ≤ a), the sum taken in the order i = a, a + 1, ..."""
+    (b ≤ a), the sum taken in the order i = a, a + 1, ...
+
+    With ``skip_zeros`` (U holds no negative zero), a term with :math:`U_{ki} = 0` is skipped
+    while row k of X is finite: X starts from +0 and 1 and never holds −0, so subtracting ±0
+    changes no entry (as in :func:`_cholesky_upper_inplace`)."""
     n = U.shape[0]
+    finite = np.empty(n, dtype=np.bool_)
     for i in range(n):
         rowi = X[i]
         for j in range(n):
@@ -71,12 +89,19 @@ def _inverse_from_upper(U, X, P):
         rowi[i] = 1.0
         for k in range(i):
             f = U[k, i]
+            if skip_zeros and f == 0.0 and finite[k]:
+                continue
             rowk = X[k]
             for j in range(k + 1):
                 rowi[j] -= f * rowk[j]
         d = U[i, i]
+        ok = True
         for j in range(i + 1):
-            rowi[j] = rowi[j] / d
+            x = rowi[j] / d
+            rowi[j] = x
+            if not abs(x) < np.inf:
+                ok = False
+        finite[i] = ok
     for a in range(n):
         rowa = P[a]
         for b in range(a + 1):
@@ -124,12 +149,17 @@ def _checked_square(A, name: str) -> np.ndarray:
     return A
 
 
+def _no_negative_zero(A: np.ndarray) -> bool:
+    """Whether A holds no −0.0 (the condition under which the factor and inverse skip zeros)."""
+    return not bool(np.any(np.signbit(A) & (A == 0.0)))
+
+
 def cholesky_upper(A) -> np.ndarray:
     r"""The upper Cholesky factor U of a symmetric positive definite matrix, :math:`A = U^\top U`
     (zeros below the diagonal). Raises ``numpy.linalg.LinAlgError`` naming the pivot if A is not
     positive definite."""
     U = _checked_square(A, "A")
-    info = _cholesky_upper_inplace(U)
+    info = _cholesky_upper_inplace(U, _no_negative_zero(U))
     if info:
         raise np.linalg.LinAlgError(f"the matrix is not positive definite (pivot {info - 1} is not > 0)")
     return np.triu(U)
@@ -141,7 +171,7 @@ def spd_inverse(A) -> np.ndarray:
     U = cholesky_upper(A)
     n = U.shape[0]
     X, P = np.empty((n, n)), np.empty((n, n))
-    _inverse_from_upper(U, X, P)
+    _inverse_from_upper(U, X, P, _no_negative_zero(U))
     return P
 
 
