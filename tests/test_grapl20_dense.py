@@ -102,3 +102,17 @@ def test_skipping_zero_multipliers_changes_no_bit(n, p, seed):
     # a negative zero in the input turns the skipping off
     assert dense._no_negative_zero(np.array([[1.0, 0.0], [0.0, 1.0]]))
     assert not dense._no_negative_zero(np.array([[1.0, -0.0], [-0.0, 1.0]]))
+
+
+def test_four_sturm_counts_at_once_equal_one_at_a_time():
+    """The bisection takes four intervals at a time; each chain must count as the single one."""
+    rng = np.random.default_rng(9)
+    d, e = rng.normal(size=300), rng.normal(size=299)
+    e[::7] = 0.0  # exact zeros in the off-diagonal, and points on eigenvalue-free gaps
+    e2, pivmin = e * e, np.finfo(float).tiny
+    counts = np.empty(4, dtype=np.int64)
+    for _ in range(50):
+        x = rng.normal(scale=3.0, size=4)
+        x[rng.integers(4)] = d[rng.integers(300)]  # a point where a pivot can vanish
+        dense._count_below4(d, e2, x[0], x[1], x[2], x[3], pivmin, counts)
+        assert list(counts) == [dense._count_below(d, e2, xi, pivmin) for xi in x]

@@ -112,7 +112,7 @@ def _parse_with_content(text: str, source: str) -> tuple[nx.Graph, np.ndarray, d
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # the record count below says it more precisely
         graph, means = parse_polblogs_gml(text, source=source)
-    return graph, means, {
+    content = {
         "file nodes": nodes,
         "file edge records": records,
         "component nodes": graph.number_of_nodes(),
@@ -121,6 +121,7 @@ def _parse_with_content(text: str, source: str) -> tuple[nx.Graph, np.ndarray, d
         "component edges": graph.number_of_edges(),
         "component weight": float(sum(w for _, _, w in graph.edges(data="weight"))),
     }
+    return graph, means, content
 
 
 def check_polblogs(text: str, *, source: str = "the GML text") -> dict:
