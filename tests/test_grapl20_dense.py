@@ -84,3 +84,35 @@ def test_bad_matrices_raise_naming_the_problem():
         dense.spd_solve(np.eye(2), [1.0, np.nan])
     with pytest.raises(ValueError, match="length 2"):
         dense.spd_solve(np.eye(2), [1.0])
+
+
+@pytest.mark.parametrize("n, p, seed", [(2, 1.0, 5), (40, 0.05, 6), (150, 0.02, 7), (150, 0.3, 8)])
+def test_skipping_zero_multipliers_changes_no_bit(n, p, seed):
+    """The factor and the inverse skip the updates by a zero multiplier (the matrix holds no −0):
+    the same bits as the full loops, on sparse Laplacians whose factors are mostly zeros."""
+    A = _laplacian_plus_ridge(n, p, 1e-3, seed)
+    U_skip, U_full = A.copy(), A.copy()
+    assert dense._cholesky_upper_inplace(U_skip, True) == dense._cholesky_upper_inplace(U_full, False) == 0
+    assert np.array_equal(U_skip, U_full) and np.array_equal(np.signbit(U_skip), np.signbit(U_full))
+    U = np.triu(U_full)
+    X1, P1, X2, P2 = (np.empty((n, n)) for _ in range(4))
+    dense._inverse_from_upper(U, X1, P1, True)
+    dense._inverse_from_upper(U, X2, P2, False)
+    assert np.array_equal(P1, P2) and np.array_equal(np.signbit(P1), np.signbit(P2))
+    # a negative zero in the input turns the skipping off
+    assert dense._no_negative_zero(np.array([[1.0, 0.0], [0.0, 1.0]]))
+    assert not dense._no_negative_zero(np.array([[1.0, -0.0], [-0.0, 1.0]]))
+
+
+def test_four_sturm_counts_at_once_equal_one_at_a_time():
+    """The bisection takes four intervals at a time; each chain must count as the single one."""
+    rng = np.random.default_rng(9)
+    d, e = rng.normal(size=300), rng.normal(size=299)
+    e[::7] = 0.0  # exact zeros in the off-diagonal, and points on eigenvalue-free gaps
+    e2, pivmin = e * e, np.finfo(float).tiny
+    counts = np.empty(4, dtype=np.int64)
+    for _ in range(50):
+        x = rng.normal(scale=3.0, size=4)
+        x[rng.integers(4)] = d[rng.integers(300)]  # a point where a pivot can vanish
+        dense._count_below4(d, e2, x[0], x[1], x[2], x[3], pivmin, counts)
+        assert list(counts) == [dense._count_below(d, e2, xi, pivmin) for xi in x]

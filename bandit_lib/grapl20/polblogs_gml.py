@@ -98,6 +98,12 @@ def parse_polblogs_gml(text: str, *, source: str = "the GML text") -> tuple[nx.G
 
 def polblogs_content(text: str, *, source: str = "the GML text") -> dict:
     """The counts of :data:`POLBLOGS_CONTENT` for a GML text."""
+    return _parse_with_content(text, source)[2]
+
+
+def _parse_with_content(text: str, source: str) -> tuple[nx.Graph, np.ndarray, dict]:
+    """``(graph, means, content)``: :func:`parse_polblogs_gml` and the counts of
+    :data:`POLBLOGS_CONTENT`, from one parse (the GML parser is the slow part)."""
     found = _GRAPH_OPEN.search(text)
     if found is None:
         raise ValueError(f"{source} is not a GML graph: no 'graph [' block found")
@@ -106,7 +112,7 @@ def polblogs_content(text: str, *, source: str = "the GML text") -> dict:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # the record count below says it more precisely
         graph, means = parse_polblogs_gml(text, source=source)
-    return {
+    content = {
         "file nodes": nodes,
         "file edge records": records,
         "component nodes": graph.number_of_nodes(),
@@ -115,12 +121,16 @@ def polblogs_content(text: str, *, source: str = "the GML text") -> dict:
         "component edges": graph.number_of_edges(),
         "component weight": float(sum(w for _, _, w in graph.edges(data="weight"))),
     }
+    return graph, means, content
 
 
 def check_polblogs(text: str, *, source: str = "the GML text") -> dict:
     """The content counts of a polblogs GML text, after checking them against
     :data:`POLBLOGS_CONTENT`; a copy that differs is refused with the numbers that differ."""
-    content = polblogs_content(text, source=source)
+    return _checked_content(polblogs_content(text, source=source), source)
+
+
+def _checked_content(content: dict, source: str) -> dict:
     wrong = {k: (content[k], v) for k, v in POLBLOGS_CONTENT.items() if content[k] != v}
     if wrong:
         detail = "; ".join(f"{k} {got} (expected {want})" for k, (got, want) in wrong.items())
@@ -136,9 +146,8 @@ def check_polblogs(text: str, *, source: str = "the GML text") -> dict:
 def load_polblogs_checked(path) -> tuple[nx.Graph, np.ndarray, dict]:
     """``(graph, means, content)`` of a polblogs copy that passes :func:`check_polblogs`."""
     text = check_text_file("path", path, what="GML")
-    content = check_polblogs(text, source=str(path))
-    graph, means = parse_polblogs_gml(text, source=str(path))
-    return graph, means, content
+    graph, means, content = _parse_with_content(text, str(path))
+    return graph, means, _checked_content(content, str(path))
 
 
 def load_polblogs_gml(path) -> tuple[nx.Graph, np.ndarray]:

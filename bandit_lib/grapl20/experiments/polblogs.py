@@ -49,6 +49,12 @@ def fig3_source(data: str) -> dict:
     """Which data a Fig. 3 unit is drawn from (recorded in its payload)."""
     if data == "polblogs":
         _, _, content = load_polblogs_checked(_require_polblogs())
+        return _source(data, content)
+    return _source(data)
+
+
+def _source(data: str, content: dict | None = None) -> dict:
+    if data == "polblogs":
         return {"data": "political blogs (Adamic & Glance 2005), real", **content}
     if data == "karate":
         return {"data": "Zachary's karate club (networkx), real"}
@@ -103,12 +109,17 @@ def compute_fig3(
     For GrAPL, each γ is run with CG (the figure), with the exact solver, with CG and the printed
     index, and, to separate the two effects of CG, the exact estimator along CG's pull sequence."""
     cfg = SETTINGS["polblogs"]
-    graph, means = fig3_instance(data, sizes)
+    if data == "polblogs":  # one parse of the GML file gives the graph and its checked content
+        graph, means, content = load_polblogs_checked(_require_polblogs())
+        source = _source(data, content)
+    else:
+        graph, means = fig3_instance(data, sizes)
+        source = fig3_source(data)
     n = len(means)
     system = graph_system(graph, LAM)
     root = stream_seed(FIG3_ENTROPY, "fig3_polblogs", stream)  # not the block's own seed
     tape = gaussian_tape(means, 0.0, derive(root, "tape"))  # sigma = 0: the reward is the label
-    payload = {"n_arms": n, "statistics": graph_statistics(graph, means), "source": fig3_source(data)}
+    payload = {"n_arms": n, "statistics": graph_statistics(graph, means), "source": source}
     grid = np.arange(1, n + 1)
     if part == "grapl":
         runs = []
