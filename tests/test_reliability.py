@@ -500,6 +500,7 @@ def test_book_guard_names_the_pending_work_and_its_predicted_time(results_dir, c
     record = json.loads(path.read_text())
     record["fingerprint"] = "0" * 16 + ".v1"  # made stale by hand
     record["elapsed_seconds"] = 600.0
+    record["cpu_seconds"] = 590.0  # what a record's cost is read from where it has it
     path.write_text(json.dumps(record))
     assert _pending([exp], "quick") == 3
     err = capsys.readouterr().err

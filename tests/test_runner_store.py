@@ -262,3 +262,11 @@ def test_registry_discovers_experiments_and_names_bad_keys():
         select("nope")
     with pytest.raises(ValueError, match="unknown experiment 'nope'"):
         select("foundations", "nope")
+
+
+def test_a_records_cost_is_its_cpu_seconds_where_it_has_them():
+    from bandit_lib.infra.store import compute_seconds
+
+    assert compute_seconds({"elapsed_seconds": 9.5, "cpu_seconds": 3.5}) == 3.5
+    assert compute_seconds({"elapsed_seconds": 9.5}) == 9.5
+    assert compute_seconds({}) == 0.0

@@ -311,6 +311,11 @@ def test_book_guard_names_the_experiments_and_never_says_about_0(results_dir, ca
     err = capsys.readouterr().err
     assert "(testpaper/toy: 1 stale)" in err and "under a core-second by the records" in err and "about 0" not in err
     record["elapsed_seconds"] = 42.0
+    record["cpu_seconds"] = 40.0  # a record's cost is its CPU seconds where it has them
+    path.write_text(json.dumps(record))
+    assert _pending([exp], "quick") == 3
+    assert "about 40 core-seconds by the records" in capsys.readouterr().err
+    del record["cpu_seconds"]  # an older record: its wall seconds
     path.write_text(json.dumps(record))
     assert _pending([exp], "quick") == 3
     assert "about 42 core-seconds by the records" in capsys.readouterr().err

@@ -42,7 +42,15 @@ from bandit_lib.infra.environment import environment
 from bandit_lib.infra.fingerprint import StaleCode, changed_since_import, code_fingerprint, loaded_fingerprint
 from bandit_lib.infra.parallel import run_many
 from bandit_lib.infra.profiles import check_profile, current_profile, results_root
-from bandit_lib.infra.store import CorruptResult, MissingResult, ResultStore, StaleResult, check_key, git_commit
+from bandit_lib.infra.store import (
+    CorruptResult,
+    MissingResult,
+    ResultStore,
+    StaleResult,
+    check_key,
+    compute_seconds,
+    git_commit,
+)
 from bandit_lib.seeding import derive, describe
 
 log = logging.getLogger(__name__)
@@ -461,7 +469,14 @@ class Results:
 
     @property
     def elapsed_seconds(self) -> float:
+        """The wall seconds of the records (a loaded machine stretches them; see compute_seconds)."""
         return float(sum(data.get("elapsed_seconds", 0.0) for _, data in self.entries))
+
+    @property
+    def compute_seconds(self) -> float:
+        """What the records say the units cost: CPU seconds where a record has them, else wall
+        seconds (:func:`bandit_lib.infra.store.compute_seconds`)."""
+        return float(sum(compute_seconds(data) for _, data in self.entries))
 
     def provenance(self) -> dict[str, Any]:
         """Code versions and dates of the records (for a figure's caption or a table)."""
@@ -474,5 +489,5 @@ class Results:
             "fingerprint": self.experiment.fingerprint(),
             "commits": commits,
             "created": (created[0], created[-1]) if created else None,
-            "compute_seconds": round(self.elapsed_seconds, 1),
+            "compute_seconds": round(self.compute_seconds, 1),
         }

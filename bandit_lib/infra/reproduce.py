@@ -23,7 +23,7 @@ from bandit_lib.infra.fingerprint import StaleCode
 from bandit_lib.infra.parallel import interrupt_on_sigterm
 from bandit_lib.infra.profiles import PROFILES, current_profile
 from bandit_lib.infra.registry import select
-from bandit_lib.infra.store import ResultError, StoreNotWritable
+from bandit_lib.infra.store import ResultError, StoreNotWritable, compute_seconds
 
 
 def _check(experiments, profile: str) -> int:
@@ -125,8 +125,8 @@ def _pending(experiments, profile: str) -> int:
                 record = store.read(exp.paper, exp.name, unit.key)
             except ResultError:  # a corrupt record predicts nothing
                 continue
-            if record is not None and "elapsed_seconds" in record.data:
-                known[unit.key] = float(record.data["elapsed_seconds"])
+            if record is not None and ("cpu_seconds" in record.data or "elapsed_seconds" in record.data):
+                known[unit.key] = compute_seconds(record.data)
         typical = sum(known.values()) / len(known) if known else None
         for key in todo:
             if key in known:
@@ -162,7 +162,7 @@ def _report_line(exp, profile: str, report, wall: float) -> None:
     results = exp.load(profile)
     shared = f", {len(report.elsewhere)} by another run" if report.elsewhere else ""
     print(
-        f"{exp.id:40s} {len(results):4d} units  {wall:8.1f} s wall  ({results.elapsed_seconds:.1f} s of compute "
+        f"{exp.id:40s} {len(results):4d} units  {wall:8.1f} s wall  ({results.compute_seconds:.1f} s of compute "
         f"in the records; {len(report.computed)} computed here{shared})"
     )
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from bandit_lib.infra.profiles import committed_results_root, current_profile, repo_root
 from bandit_lib.infra.registry import select
-from bandit_lib.infra.store import CorruptResult, ResultStore
+from bandit_lib.infra.store import CorruptResult, ResultStore, compute_seconds
 
 #: Marks the box in the built HTML (``tools/check_book.py`` looks for it on every chapter page).
 MARKER = "rerun-this-chapter"
@@ -42,7 +42,7 @@ def chapter_cost(paper: str) -> ChapterCost:
                 continue
             if record is not None:
                 found += 1
-                seconds += float(record.data.get("elapsed_seconds", 0.0))
+                seconds += compute_seconds(record.data)
         experiments.append((exp.name, found))
         records += found
     return ChapterCost(tuple(experiments), seconds, records)

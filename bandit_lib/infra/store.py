@@ -43,6 +43,7 @@ import tempfile
 import threading
 import time
 import uuid
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -142,6 +143,15 @@ class _Encoder(json.JSONEncoder):
 def normalise(value: Any) -> Any:
     """The JSON round trip of ``value`` (how parameters compare with a stored record)."""
     return json.loads(json.dumps(value, cls=_Encoder, sort_keys=True))
+
+
+def compute_seconds(data: Mapping[str, Any]) -> float:
+    """What a record says its unit cost: the CPU seconds of its worker (``cpu_seconds``, in records
+    since 2026-11-28) where it has them, else its wall seconds (``elapsed_seconds``). Wall seconds
+    measured on a loaded machine overstate a unit's cost (1.3-3.9x on this project's 2-core
+    machines), CPU seconds hardly; 0 where a record has neither."""
+    value = data.get("cpu_seconds", data.get("elapsed_seconds", 0.0))
+    return float(value)
 
 
 def payload_digest(payload: Any) -> str:
