@@ -19,14 +19,17 @@ neighbour test compares the same floats. The engine differs only in which tests 
    its width at T: Z and L grow with T), so the exact scale (``erfcinv``/``log``) is computed only
    for a test that needs it, not at every pull.
 
-   **Guards** (Bernoulli tapes). After a full test of arm i's edges, the engine keeps the
-   smallest margin by which a certified pass held, with i's mean and width then. Between two
-   pulls of i each neighbour is pulled at most once (sweeps pull every undecided arm once, in index
-   order), which moves its mean by at most 1/m and lowers its width by at most
-   :math:`Z\sqrt{1.25/(m(m+1))}` (Bernoulli; Hoeffding: the matching difference of
-   :math:`\sqrt{L/(2m)}`) plus the growth of Z over the sweep; while the kept margin exceeds
-   everything that moved since (i's own change included), every edge of i still passes, and the
-   test is skipped.
+   **Guards.** A full test of arm i's edges keeps, with i's mean and width then, the edges whose
+   certified pass held by less than ``TIGHT`` times the movement per pull measured since i's
+   previous full test (i's *tight* list), and the smallest margin among the others. Between two
+   pulls of i each neighbour is pulled at most once (sweeps pull every undecided arm once, in
+   index order), so what a neighbour's mean and width can have moved is bounded by the largest
+   movement (change of mean plus drop of ``bb``, measured at the pull) among the arms pulled
+   since i's last pull: the later arms of the last sweep (a suffix maximum kept per sweep) and
+   the earlier ones of this sweep (a running maximum). While the kept margin exceeds the sum of
+   these bounds since the full test (i's own change included), every edge not in the tight list
+   still passes, and only the tight list is tested; a full test is made again when it does not,
+   or after ``REFRESH`` pulls of i.
 3. **Components change only when an edge is deleted**, and only by splitting the component of the
    pulled arm. For each deleted edge ``{i, j}`` still inside one component, a
    bidirectional breadth-first search from ``i`` and ``j`` (one node of each side in turn) stops
@@ -57,6 +60,8 @@ BERNOULLI_WIDTH, HOEFFDING_WIDTH = 0, 1
 WIDTH_CODES = {"bernoulli": BERNOULLI_WIDTH, "hoeffding": HOEFFDING_WIDTH}
 PI2 = math.pi * math.pi
 SAFE = 1.0 - 1e-10  # certified-pass margin (item 2 of the module docstring)
+TIGHT = 32.0  # an edge whose margin is below TIGHT mean movements per pull is tested at every pull
+REFRESH = 64  # pulls of an arm between two full tests of its edges, at most (speed only)
 
 
 @njit(cache=True)
@@ -189,7 +194,7 @@ def gold_kernel(
     when terminal), comp (final community labels), edge_log[:stats[1]] (T, i, j, m_i, m_j of each
     deleted edge, i < j, when log_edges). stats: [sweeps, deletions, exact widths, searches,
     first T with an arm outside its interval (0 if never), T at which ``|terminal|`` >= K first (0 if
-    never), edges left]. Returns (T, capped).
+    never), edges left, guarded pulls, tight-list tests, full-test edge tests]. Returns (T, capped).
     """
     n = s.shape[0]
     blocks = np.full(n, -1, dtype=np.int64)
@@ -210,16 +215,19 @@ def gold_kernel(
     order = np.empty(n, dtype=np.int64)
     stamp = 0
     count = 0
-    # guards (Bernoulli tapes): after a full test of arm i's edges, gval[i] is the smallest margin
-    # by which a certified pass held, at i's mean yscan[i] and b*beta_i bscan[i]; dacc[i] bounds
-    # how much the neighbours' means and widths moved since (each is pulled at most once between
-    # two pulls of i). While gval[i] exceeds what moved, every edge of i still passes.
-    guard = kind == BERNOULLI
+    # guards: after a full test of arm i's edges, gval[i] is the smallest margin by which a
+    # certified pass held outside i's tight list (tight[i, :ntight[i]]), at i's mean yscan[i] and
+    # b*beta_i bscan[i]; dacc[i] bounds how much the neighbours' means and widths moved since, over
+    # npull[i] pulls of i (suf[i]: the largest movement of an arm after i in the last sweep).
     gval = np.full(n, -np.inf)
     yscan = np.zeros(n)
     bscan = np.zeros(n)
     dacc = np.zeros(n)
-    sc_prev = 0.0
+    tight = np.empty((n, n), dtype=np.int32)
+    ntight = np.zeros(n, dtype=np.int64)
+    npull = np.zeros(n, dtype=np.int64)
+    suf = np.full(n, np.inf)
+    mv_of = np.zeros(n)
     # ---- lines 5-6: one pull each
     T = 0
     for i in range(n):
@@ -295,10 +303,8 @@ def gold_kernel(
         # the width scale at the sweep's first and last pull: every T of the sweep lies between
         # (delta'(T) decreases, so Z and L grow), and every width is increasing in it
         sc_lo = width_scale_nb(width, float(T + 1), n, delta)
-        sc_hi = width_scale_nb(width, float(T + n_a), n, delta)
-        if sc_prev == 0.0:
-            sc_prev = sc_lo
         sc_T = -1
+        cur = 0.0
         for r in range(n_a):
             i = order[r]
             # line 13: pull i
@@ -318,6 +324,8 @@ def gold_kernel(
             m[i] = mi + 1
             T += 1
             yi = s[i] / m[i]
+            y_old = yhat[i]
+            bb_old = bb[i]
             yhat[i] = yi
             # line 14: UPDATE_G(T), only i's edges can fail. beta_i at the sweep's first T is a
             # lower bound of beta_i(T); the exact scale is computed when a test needs it
@@ -331,31 +339,29 @@ def gold_kernel(
                     stats[4] = T
             n_del = 0
             skip = False
-            if guard and gval[i] > -np.inf:
-                mo = float(m[i] - 2)
-                if mo >= 1.0:
-                    if width == BERNOULLI_WIDTH:
-                        dw = sc_hi * math.sqrt(1.25 / (mo * (mo + 1.0))) + sc_prev * math.sqrt(0.25 / mo) * (
-                            (sc_hi / sc_prev) ** 3 - 1.0
-                        )
-                    else:
-                        dw = R * (
-                            math.sqrt(sc_hi / 2.0) * (1.0 / math.sqrt(mo) - 1.0 / math.sqrt(mo + 1.0))
-                            + (math.sqrt(sc_hi) - math.sqrt(sc_prev)) / math.sqrt(2.0 * mo)
-                        )
-                    dacc[i] += 1.0 / mo + b * dw
-                    own = abs(yi - yscan[i]) + max(bscan[i] - bi, 0.0)
-                    skip = gval[i] * (1.0 - 1e-9) > (own + dacc[i]) * (1.0 + 1e-9) + 1e-300
+            # the most any arm pulled since i's last pull moved (each at most once: sweeps are in
+            # index order): the later arms of the last sweep and the earlier ones of this one
+            moved = max(suf[i], cur)
+            mv = abs(yi - y_old) + max(bb_old - bi, 0.0)
+            cur = max(cur, mv)
+            mv_of[r] = mv
+            if gval[i] > -np.inf and npull[i] < REFRESH:
+                dacc[i] += moved
+                npull[i] += 1
+                own = abs(yi - yscan[i]) + max(bscan[i] - bi, 0.0)
+                skip = gval[i] * (1.0 - 1e-9) > (own + dacc[i]) * (1.0 + 1e-9) + 1e-300
             if skip:
+                # the loose edges still pass; the tight ones are tested as below
                 stats[7] += 1
-            else:
-                gmin = np.inf
-                for k in range(deg[i] - 1, -1, -1):
-                    j = adj[i, k]
+                stats[8] += ntight[i]
+                for t in range(ntight[i] - 1, -1, -1):
+                    j = tight[i, t]
+                    if pos[i, j] < 0:  # deleted since (from j's side, or at i's last test)
+                        ntight[i] -= 1
+                        tight[i, t] = tight[i, ntight[i]]
+                        continue
                     diff = abs(yi - yhat[j])
-                    slack = (bi + bb[j]) * SAFE - diff
-                    if slack >= 0.0:
-                        gmin = min(gmin, slack)
+                    if (bi + bb[j]) * SAFE - diff >= 0.0:
                         continue
                     if sc_T != T:
                         sc = width_scale_nb(width, float(T), n, delta)
@@ -367,12 +373,45 @@ def gold_kernel(
                     if diff > b * (beta_i + beta_j):
                         dels[n_del] = j
                         n_del += 1
-                    else:
-                        gmin = -np.inf  # passed only by the exact test: tested in full next time
+            else:
+                # full test of i's edges: those passing with slack below theta (a few pulls' worth
+                # of movement) are kept in i's tight list and tested at each pull; the guard
+                # gval[i] covers the others (the smallest slack among them)
+                # theta: TIGHT times the mean movement per pull since i's last full test, or 1/m
+                theta = TIGHT * dacc[i] / npull[i] if npull[i] > 0 else 0.0
+                gmin = np.inf
+                nt = 0
+                stats[9] += deg[i]
+                for k in range(deg[i] - 1, -1, -1):
+                    j = adj[i, k]
+                    diff = abs(yi - yhat[j])
+                    slack = (bi + bb[j]) * SAFE - diff
+                    if slack >= 0.0:
+                        if slack < theta:
+                            tight[i, nt] = j
+                            nt += 1
+                        else:
+                            gmin = min(gmin, slack)
+                        continue
+                    if sc_T != T:
+                        sc = width_scale_nb(width, float(T), n, delta)
+                        sc_T = T
+                    beta_i = beta_nb(width, sc, s[i], float(m[i]), R)
+                    beta_j = beta_nb(width, sc, s[j], float(m[j]), R)
+                    bb[j] = b * beta_j
+                    stats[2] += 1
+                    if diff > b * (beta_i + beta_j):
+                        dels[n_del] = j
+                        n_del += 1
+                    else:  # passed only by the exact test: tested at each pull until the next full test
+                        tight[i, nt] = j
+                        nt += 1
+                ntight[i] = nt
                 gval[i] = gmin
                 yscan[i] = yi
                 bscan[i] = bi
                 dacc[i] = 0.0
+                npull[i] = 0
             if n_del > 0:
                 for d in range(n_del):
                     j = dels[d]
@@ -416,9 +455,13 @@ def gold_kernel(
                 if r < n_a - 1 or count < stop_cnt:
                     capped = True
                 break
-        sc_prev = sc_lo
         if capped:
             break
+        # suf[i]: the most that any arm after i in this sweep moved at its pull
+        run = 0.0
+        for r in range(n_a - 1, -1, -1):
+            suf[order[r]] = run
+            run = max(run, mv_of[r])
     e = 0
     for i in range(n):
         e += deg[i]

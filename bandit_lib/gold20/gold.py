@@ -325,7 +325,7 @@ def _fast(tape: RewardTape, p: _Params) -> Outcome:
     tsize = np.zeros(n, dtype=np.int64)
     comp = np.zeros(n, dtype=np.int64)
     edge_log = np.zeros((n * (n - 1) // 2 if p.log_edges else 1, 5), dtype=np.int64)
-    stats = np.zeros(8, dtype=np.int64)
+    stats = np.zeros(10, dtype=np.int64)
     T, capped = gold_kernel(
         *tape.arrays,
         p.width_code,
@@ -370,6 +370,8 @@ def _fast(tape: RewardTape, p: _Params) -> Outcome:
             "exact_widths": int(stats[2]),
             "searches": int(stats[3]),
             "guarded_pulls": int(stats[7]),
+            "tight_tests": int(stats[8]),
+            "full_tests": int(stats[9]),
         }
     )
     return out
