@@ -165,6 +165,17 @@ def _mark(cid, comp, csize, small_lim, S, tsize, terminal, T):
 
 
 @njit(cache=True)
+def _edge_fails(width, sc, s, m, R, b, bb, i, j, diff):
+    """The reference's exact test of edge {i, j}, whose certified pass failed, at the exact width
+    scale ``sc`` of this T: refreshes j's width ``bb[j]`` on the way, True if the edge goes (the
+    tight-list test and the full test of UPDATE_G share it)."""
+    beta_i = beta_nb(width, sc, s[i], float(m[i]), R)
+    beta_j = beta_nb(width, sc, s[j], float(m[j]), R)
+    bb[j] = b * beta_j
+    return diff > b * (beta_i + beta_j)
+
+
+@njit(cache=True)
 def gold_kernel(
     kind,
     keys,
@@ -366,11 +377,8 @@ def gold_kernel(
                     if sc_T != T:
                         sc = width_scale_nb(width, float(T), n, delta)
                         sc_T = T
-                    beta_i = beta_nb(width, sc, s[i], float(m[i]), R)
-                    beta_j = beta_nb(width, sc, s[j], float(m[j]), R)
-                    bb[j] = b * beta_j
                     stats[2] += 1
-                    if diff > b * (beta_i + beta_j):
+                    if _edge_fails(width, sc, s, m, R, b, bb, i, j, diff):
                         dels[n_del] = j
                         n_del += 1
             else:
@@ -396,11 +404,8 @@ def gold_kernel(
                     if sc_T != T:
                         sc = width_scale_nb(width, float(T), n, delta)
                         sc_T = T
-                    beta_i = beta_nb(width, sc, s[i], float(m[i]), R)
-                    beta_j = beta_nb(width, sc, s[j], float(m[j]), R)
-                    bb[j] = b * beta_j
                     stats[2] += 1
-                    if diff > b * (beta_i + beta_j):
+                    if _edge_fails(width, sc, s, m, R, b, bb, i, j, diff):
                         dels[n_del] = j
                         n_del += 1
                     else:  # passed only by the exact test: tested at each pull until the next full test
