@@ -374,15 +374,37 @@ def test_optimal_weights_and_certified_lower_T_agree_with_the_eigh_path(monkeypa
         assert ch.T_star == pytest.approx(ch_ref.T_star, rel=1e-6)
 
 
-def test_cutting_planes_stop_when_a_step_adds_no_cut_and_say_the_bracket_is_open():
-    # On these five arms the Kelley step reaches a fixed point with the bracket 1.03e-6 wide: the
-    # loop used to solve the same LP until max_iter. It now stops there, with the same answer.
+def test_cutting_planes_stop_when_a_step_adds_no_cut_and_say_the_bracket_is_open(monkeypatch):
+    # A Kelley step that lands on the point evaluated last adds no cut, so every further LP would be
+    # the same: the loop must stop there and say so. Whether a real instance reaches such a fixed
+    # point depends on the last bits of the computation (these five arms stalled with the bracket
+    # 1.03e-6 wide on the machine that computed the results, and closed after 199 evaluations on an
+    # AMD EPYC without AVX-512), so the LP is replaced here by one that never closes the bracket and
+    # always proposes the uniform allocation.
     mu, k = np.array([0.1, 0.2, 0.15, 0.3, 0.9]), 1.5
-    short = optimal_weights(mu, k, rtol=1e-6, max_iter=160)
+    real_values, counts = lb._arm_values, {"lp": 0, "evaluations": 0, "in_loop": 0}
+
+    def counted_values(*args, **kwargs):
+        counts["evaluations"] += 1
+        counts["in_loop"] += counts["lp"] > 0
+        return real_values(*args, **kwargs)
+
+    def never_closing_lp(cuts, n):
+        counts["lp"] += 1
+        return optimize.OptimizeResult(status=0, fun=-1e6, x=np.append(np.full(n, 1.0 / n), 0.0))
+
+    monkeypatch.setattr(lb, "_arm_values", counted_values)
+    monkeypatch.setattr(lb, "_cut_lp", never_closing_lp)
+    ch = optimal_weights(mu, k, rtol=1e-6, max_iter=500)
+    assert ch.info.get("stalled")
+    # every LP but the last was followed by a new evaluation: no LP was solved twice
+    assert counts["lp"] == counts["in_loop"] + 1 < 500
+    monkeypatch.undo()
+    # On the real LP, whichever way the loop ends, the bracket is certified and either closed or
+    # said to be open
     full = optimal_weights(mu, k, rtol=1e-6)
-    assert full.info.get("stalled") and short.info.get("stalled")
-    assert full.iterations == short.iterations and full.bracket == short.bracket and full.T_star == short.T_star
     lo, up = full.bracket
-    assert lo <= 1 / full.T_star <= up and (up - lo) > 1e-6 * lo  # open wider than rtol, and says so
+    assert lo <= 1 / full.T_star <= up
+    assert (up - lo <= 1e-6 * (1 / full.T_star)) or full.info.get("stalled")
     closed = optimal_weights(mu, k, rtol=1e-4)
     assert "stalled" not in closed.info and closed.bracket[1] - closed.bracket[0] <= 1e-4 * closed.bracket[0]
