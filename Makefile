@@ -11,16 +11,21 @@ EXPERIMENT ?=
 JOBS       ?= 2
 SCHEDULER  ?=
 
+# OpenBLAS's kernels and numpy's SIMD loops pinned to a baseline every x86-64 CPU runs, so that a
+# result is the same on any of them (bandit_lib/infra/kernels.py, whose PIN these must equal:
+# tests/test_kernels.py; `python -m bandit_lib.reproduce` pins itself).
+KERNELS    := $(if $(filter x86_64 amd64,$(shell uname -m)),OPENBLAS_CORETYPE=Nehalem NPY_DISABLE_CPU_FEATURES="X86_V3 X86_V4 AVX512_ICL AVX512_SPR")
+
 # The book is drawn from the paper-scale results cached in data/results/.
 # Chapters publish their scorecards into the build for the verdicts page (book/verdicts.md), which
 # Sphinx reads after the notebooks (it reads pages in sorted order; the folder goes with the build).
-BOOK_ENV   := BANDIT_PROFILE=full BANDIT_PROGRESS=0 BANDIT_SCORECARDS=$(CURDIR)/book/_build/scorecards
+BOOK_ENV   := $(KERNELS) BANDIT_PROFILE=full BANDIT_PROGRESS=0 BANDIT_SCORECARDS=$(CURDIR)/book/_build/scorecards
 # Tests run every notebook in the quick profile against a throw-away result store. BLAS at one
 # thread: two pytest workers already fill two cores, and OpenBLAS's threads on the tiny vectors of
 # scipy's optimisers (L-BFGS-B, SLSQP) then wait for each other: the window yardstick took 35 s with
 # two threads per process and 1 s with one, on a loaded 2-core machine (the same numbers either way).
 SINGLE_BLAS := OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 MKL_NUM_THREADS=1
-TEST_ENV   := BANDIT_PROFILE=quick BANDIT_PROGRESS=0 $(SINGLE_BLAS)
+TEST_ENV   := BANDIT_PROFILE=quick BANDIT_PROGRESS=0 $(SINGLE_BLAS) $(KERNELS)
 
 .PHONY: all book test test-lib test-notebooks fuzz lab chapter data reproduce check bench check-book sync lock env clean distclean help
 
@@ -116,7 +121,7 @@ PROFILE ?= quick
 chapter: $(STAMP)
 	@test -f notebooks/$(CHAPTER).md || { echo "usage: make chapter CHAPTER=<key> [PROFILE=quick|full]; keys: $$(cd notebooks && ls *.md | sed 's/\.md//' | tr '\n' ' ')"; exit 2; }
 	@mkdir -p .cache/chapters
-	BANDIT_PROFILE=$(PROFILE) $(VENV)/bin/jupytext --to ipynb --execute notebooks/$(CHAPTER).md -o .cache/chapters/$(CHAPTER).ipynb
+	$(KERNELS) BANDIT_PROFILE=$(PROFILE) $(VENV)/bin/jupytext --to ipynb --execute notebooks/$(CHAPTER).md -o .cache/chapters/$(CHAPTER).ipynb
 
 reproduce: $(STAMP)
 	BANDIT_PROFILE=$(or $(BANDIT_PROFILE),full) $(PY) -m bandit_lib.reproduce --paper $(PAPER) --jobs $(JOBS) \

@@ -7,7 +7,7 @@ on the environment (run it under another scipy, numpy or Python).
 Prints, for each unit, whether the recomputed payload equals the stored one (or does apart from its
 wall-clock fields, as tools/compare_results.py judges them; else the first path that differs), the
 wall and CPU seconds it took here beside the seconds its record gives (a unit runs with BLAS at one
-thread, as `reproduce` runs it), and the versions it ran under; exits 1 if any differs. Nothing is
+thread and the kernels pinned, as `reproduce` runs it), and the versions it ran under; exits 1 if any differs. Nothing is
 written to the store.
 """
 
@@ -21,6 +21,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tools"))
+
+if __name__ == "__main__":  # the kernels `reproduce` computes with, before numpy loads
+    from bandit_lib.infra.kernels import exec_pinned_script
+
+    exec_pinned_script(__file__)
 
 # Which payload keys are wall-clock measurements, and the first path where two payloads differ: the
 # rule of tools/compare_results.py, so that both tools leave out the same fields.

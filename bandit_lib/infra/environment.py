@@ -3,8 +3,9 @@
 Every record of the result store carries :func:`environment` of the process that computed it (a
 joblib or Dask worker, not the process that saved it), so that a reader can tell which records
 were made elsewhere, and :func:`describe_difference` says in what they differ. Results are
-bit-identical within one environment; across CPU types or library versions a BLAS-bound or
-optimiser-bound computation may differ in its last bits (see ``data/README.md``).
+bit-identical within one environment, and across x86-64 CPUs when the kernels are pinned
+(:mod:`bandit_lib.infra.kernels`, ``environment["kernels"]``); across library versions a
+BLAS-bound or optimiser-bound computation may differ in its last bits (see ``data/README.md``).
 """
 
 from __future__ import annotations
@@ -49,6 +50,12 @@ def _blas() -> list[dict[str, Any]]:
     )
 
 
+def _kernels() -> dict[str, Any]:
+    from bandit_lib.infra.kernels import state
+
+    return state()
+
+
 @lru_cache(maxsize=1)
 def environment() -> dict[str, Any]:
     """This process's environment, as a record stores it (computed once per process)."""
@@ -70,6 +77,7 @@ def environment() -> dict[str, Any]:
         "memory_gib": _memory_gib(),
         "packages": versions,
         "blas": _blas(),
+        "kernels": _kernels(),
     }
 
 
@@ -86,4 +94,7 @@ def describe_difference(stored: dict[str, Any] | None, current: dict[str, Any]) 
         parts.append(f"CPU {stored.get('cpu')}")
     if stored.get("blas") != current.get("blas"):
         parts.append("another BLAS")
+    if (stored.get("kernels") or {}).get("pinned") != (current.get("kernels") or {}).get("pinned"):
+        pinned = (stored.get("kernels") or {}).get("pinned")
+        parts.append("pinned kernels" if pinned else "unpinned kernels")
     return ", ".join(parts)
