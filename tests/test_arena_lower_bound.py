@@ -35,10 +35,18 @@ def test_fixed_threshold_matches_closed_form():
 def _brute(mu, w, j, k, outlier, rng, starts=12):
     n = len(mu)
 
+    sign = -1.0 if outlier else 1.0
+
     def g(x):
         c = x - x.mean()
         v = c[j] - k * math.sqrt(max(c @ c / n, 1e-300))
-        return -v if outlier else v
+        return sign * v
+
+    def g_grad(x):  # d/dx of c_j - k sd(c), c = x - mean(x): e_j - 1/n - k c / (n sd(c))
+        c = x - x.mean()
+        grad = -k * c / (n * math.sqrt(max(c @ c / n, 1e-300))) - 1.0 / n
+        grad[j] += 1.0
+        return sign * grad
 
     best = math.inf
     for _ in range(starts):
@@ -46,8 +54,9 @@ def _brute(mu, w, j, k, outlier, rng, starts=12):
         r = optimize.minimize(
             lambda x: float(w @ (x - mu) ** 2 / 2),
             x0,
+            jac=lambda x: w * (x - mu),
             method="SLSQP",
-            constraints=[{"type": "ineq", "fun": g}],
+            constraints=[{"type": "ineq", "fun": g, "jac": g_grad}],
             options={"maxiter": 1000, "ftol": 1e-15},
         )
         if g(r.x) >= -1e-8:
