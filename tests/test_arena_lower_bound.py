@@ -35,10 +35,18 @@ def test_fixed_threshold_matches_closed_form():
 def _brute(mu, w, j, k, outlier, rng, starts=12):
     n = len(mu)
 
+    sign = -1.0 if outlier else 1.0
+
     def g(x):
         c = x - x.mean()
         v = c[j] - k * math.sqrt(max(c @ c / n, 1e-300))
-        return -v if outlier else v
+        return sign * v
+
+    def g_grad(x):  # d/dx of c_j - k sd(c), c = x - mean(x): e_j - 1/n - k c / (n sd(c))
+        c = x - x.mean()
+        grad = -k * c / (n * math.sqrt(max(c @ c / n, 1e-300))) - 1.0 / n
+        grad[j] += 1.0
+        return sign * grad
 
     best = math.inf
     for _ in range(starts):
@@ -46,8 +54,9 @@ def _brute(mu, w, j, k, outlier, rng, starts=12):
         r = optimize.minimize(
             lambda x: float(w @ (x - mu) ** 2 / 2),
             x0,
+            jac=lambda x: w * (x - mu),
             method="SLSQP",
-            constraints=[{"type": "ineq", "fun": g}],
+            constraints=[{"type": "ineq", "fun": g, "jac": g_grad}],
             options={"maxiter": 1000, "ftol": 1e-15},
         )
         if g(r.x) >= -1e-8:
@@ -256,17 +265,29 @@ def _brute_bernoulli_normal(mu, w, j, k, rng, starts=40):
 
     def lam_of(x):
         yp = x[2:]
-        return x[0] + B @ np.r_[cot * math.sqrt(yp @ yp) + x[1] ** 2, yp]
+        return x[0] + B @ np.concatenate(([cot * math.sqrt(yp @ yp) + x[1] ** 2], yp))
+
+    # kl(mu, lam) as kl_bernoulli computes it for mu and lam inside (0, 1) (the same operations, so
+    # the same values), without its argument checks: Nelder-Mead calls f about 20000 times per arm
+    mu1 = 1 - mu
+
+    def kl(lam):
+        lam = np.clip(lam, lb.EPS, 1.0 - lb.EPS)
+        return mu * np.log(mu / lam) + mu1 * np.log(mu1 / (1 - lam))
 
     def f(x):
         lam = lam_of(x)
         if not ((lam > 0) & (lam < 1)).all():
             return math.inf
-        return float(w @ kl_bernoulli(mu, lam))
+        return float(w @ kl(lam))
 
-    # random sampling, then Nelder-Mead from the best samples and from random points
+    # random sampling (all samples at once), then Nelder-Mead from the best samples
     X = np.column_stack([rng.uniform(0.05, 0.95, 20000), rng.normal(0, 0.3, (20000, n - 1))])
-    vals = np.array([f(x) for x in X])
+    Yp = X[:, 2:]
+    lams = X[:, :1] + np.column_stack([cot * np.sqrt((Yp * Yp).sum(axis=1)) + X[:, 1] ** 2, Yp]) @ B.T
+    inside = ((lams > 0) & (lams < 1)).all(axis=1)
+    vals = np.full(len(X), math.inf)
+    vals[inside] = kl_bernoulli(mu, lams[inside]) @ w
     order = np.argsort(vals)[:starts]
     best = math.inf
     for x0 in X[order]:

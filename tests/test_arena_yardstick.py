@@ -243,9 +243,9 @@ def _window_yardsticks(budget, monkeypatch):
 
 def test_window_yardsticks_are_identical_idle_under_load_and_with_a_jumping_clock(monkeypatch):
     """No wall clock decides a number (issue 28): the window cells' yardsticks (the box certificate
-    that once stopped at 60 s and the Gaussian bracket) come out identical run after run, while
-    another process loads the CPU, and with a clock that jumps an hour at every reading (as on a
-    machine thousands of times slower). Window n = 20, case 0 is the cell whose box routine once
+    that once stopped at 60 s and the Gaussian bracket) come out identical idle, while another
+    process loads the CPU, and with a clock that jumps an hour at every reading (as on a machine
+    thousands of times slower): three runs, each compared with the first. Window n = 20, case 0 is the cell whose box routine once
     offered a NaN alternative to the certificate."""
     import subprocess
     import sys
@@ -255,9 +255,8 @@ def test_window_yardsticks_are_identical_idle_under_load_and_with_a_jumping_cloc
     from bandit_lib.arena import yardstick as ys
 
     budget = 3  # the uniform start, one Kelley step, the final evaluation: every path of the routine
-    first = _window_yardsticks(budget, monkeypatch)
+    first = _window_yardsticks(budget, monkeypatch)  # idle
     assert all(row["T_box"] > 0 and row["T_box_up"] >= row["T_box"] for row in first)
-    assert first == _window_yardsticks(budget, monkeypatch)
     burner = subprocess.Popen([sys.executable, "-c", "while True: pass"])
     try:
         loaded = _window_yardsticks(budget, monkeypatch)

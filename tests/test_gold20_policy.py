@@ -12,6 +12,7 @@ import math
 
 import numpy as np
 import pytest
+from _examples import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import special
@@ -73,7 +74,7 @@ def planted(rng, n, K, kind):
     st.sampled_from([0.01, 0.1, 0.5]),
     st.sampled_from([None, 40, 500, 5000]),
 )
-@settings(max_examples=120)
+@settings(max_examples=examples(40))
 def test_fast_equals_reference_bernoulli(n, seed, kind, width, reading, rho, eps, delta, cap):
     rng = np.random.default_rng(seed)
     K = (1 - rho) * n

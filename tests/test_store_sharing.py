@@ -299,7 +299,7 @@ def test_two_runs_on_a_store_of_corrupt_records_quarantine_each_once(library_cop
 # --- the runner takes a task only shortly before a worker can start it (so claims are late) -------
 
 
-def _taken_before_first_result(**backend):
+def _taken_before_first_result(seconds=0.3, **backend):
     from bandit_lib.infra.parallel import run_many
 
     taken, seen = [], []
@@ -307,15 +307,17 @@ def _taken_before_first_result(**backend):
     def tasks():
         for _ in range(24):
             taken.append(1)
-            yield {"seconds": 0.3}
+            yield {"seconds": seconds}
 
     out = run_many(toy_compute.nap, tasks(), progress=False, on_result=lambda i, r: seen.append(len(taken)), **backend)
-    assert out == [0.3] * 24 and len(taken) == 24
+    assert out == [seconds] * 24 and len(taken) == 24
     return seen[0]
 
 
 def test_joblib_workers_take_their_tasks_lazily():
-    assert _taken_before_first_result(jobs=1) == 1
+    # jobs=1 runs the tasks one after the other in this process (no clock involved): short naps
+    # (24 naps of 0.3 s were 7 s of the test's 11)
+    assert _taken_before_first_result(0.01, jobs=1) == 1
     assert _taken_before_first_result(jobs=2) <= 8  # joblib looks a few tasks ahead, not all 24
 
 
