@@ -2,6 +2,7 @@
 
 import numpy as np
 import pytest
+from _examples import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -13,7 +14,7 @@ from bandit_lib.zhuang17.wrr import wrr
 CI = HoeffdingCI(R=1.0)
 
 
-@settings(max_examples=25)
+@settings(max_examples=examples(25))
 @given(
     st.lists(st.floats(0, 1), min_size=4, max_size=8),
     st.integers(2, 30),

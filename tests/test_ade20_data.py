@@ -4,6 +4,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from _examples import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -14,7 +15,7 @@ from bandit_lib.ksigma import ksigma_gaps, ksigma_outliers, ksigma_threshold
 FIXTURES = Path(__file__).parent / "fixtures" / "ade20_square"
 
 
-@settings(max_examples=25)
+@settings(max_examples=examples(25))
 @given(
     st.integers(5, 300), st.sampled_from([2.0, 2.5]), st.floats(0.02, 0.25), st.floats(0.0, 0.05), st.integers(0, 10**6)
 )
@@ -125,7 +126,7 @@ def test_square_loader_reads_the_readme_column_order(tmp_path):
     assert a.workers == b.workers and np.array_equal(a.error_rates, b.error_rates)
 
 
-@settings(max_examples=20)
+@settings(max_examples=examples(20))
 @given(st.lists(st.tuples(st.integers(1, 30), st.floats(0, 1)), min_size=1, max_size=40))
 def test_square_round_trip(workers):
     import tempfile

@@ -4,6 +4,7 @@ import math
 
 import numpy as np
 import pytest
+from _examples import examples
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
@@ -46,7 +47,7 @@ def easy_instance(draw):
     return means, k
 
 
-@settings(max_examples=40)
+@settings(max_examples=examples(40))
 @given(easy_instance(), st.floats(0.1, 0.6), st.integers(0, 2**32 - 1), st.sampled_from(["1/delta", "6/delta"]))
 def test_fast_engine_matches_reference_on_runs_that_finish(instance, delta, seed, variance_log):
     means, k = instance

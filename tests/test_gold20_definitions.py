@@ -11,6 +11,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from _examples import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -240,7 +241,7 @@ spread = st.lists(st.integers(0, 16), min_size=1, max_size=2)
     st.sampled_from([0.25, 1.0, 2.5]),
     st.sampled_from(["inclusive", "strict"]),
 )
-@settings(max_examples=80)
+@settings(max_examples=examples(80))
 def test_labels_equal_brute_force(base, extra, rho, eps, reading):
     y = np.r_[base, np.array(extra) / 4.0 + 1.5]  # a few arms pushed up, often outliers
     labels = label_groups(y, eps, rho, reading)
@@ -261,7 +262,7 @@ def test_labels_equal_brute_force(base, extra, rho, eps, reading):
     st.integers(0, 2**32 - 1),
     st.sampled_from(["inclusive", "strict"]),
 )
-@settings(max_examples=60)
+@settings(max_examples=examples(60))
 def test_labels_invariant_under_affine_maps_and_permutations(base, n_out, eps, seed, reading):
     y = np.r_[np.array(base) / 64.0, 3.0 + np.arange(n_out) / 32.0]
     rho = 0.75

@@ -98,7 +98,7 @@ def test_fast_equals_reference_bernoulli(n, seed, kind, width, reading, rho, eps
     st.sampled_from(READINGS),
     st.sampled_from([1000, 8000]),
 )
-@settings(max_examples=30)
+@settings(max_examples=examples(30))
 def test_fast_equals_reference_other_tapes(n, seed, kind, reading, cap):
     rng = np.random.default_rng(seed)
     y = planted(rng, n, 2, "upper")

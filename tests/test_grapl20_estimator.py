@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 import scipy.sparse.linalg as spla
+from _examples import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -36,7 +37,7 @@ def feed(est, pulls, rewards):
         est.update(int(i), float(x))
 
 
-@settings(max_examples=40)
+@settings(max_examples=examples(40))
 @given(
     st.integers(2, 20),
     st.integers(0, 10_000),
@@ -64,7 +65,7 @@ def test_exact_estimate_solves_the_normal_equations_and_zeroes_the_gradient(n, s
     assert np.allclose(est.V().toarray(), V)
 
 
-@settings(max_examples=40)
+@settings(max_examples=examples(40))
 @given(st.integers(2, 20), st.integers(0, 10_000), st.sampled_from([1e-5, 1e-2, 1.0, 1e3]), st.integers(1, 60))
 def test_offset_estimate_is_a_sub_stochastic_average_of_the_sample_means(n, seed, gamma, pulls):
     """mu_hat - tau = W (xbar - tau) with W >= 0 and rows summing to at most 1 (spec §1.6)."""
@@ -102,7 +103,7 @@ def test_cg_and_exact_agree_where_cg_converges():
             assert np.abs(loose.s - direct).max() < 1e-3 * np.abs(direct).max()
 
 
-@settings(max_examples=30)
+@settings(max_examples=examples(30))
 @given(st.integers(3, 40), st.integers(0, 10_000), st.sampled_from([1e-6, 1e-5, 1e-3, 1e-8]), st.booleans())
 def test_our_cg_follows_scipy_cg(n, seed, rtol, warm):
     """Same recurrence and stopping rule as scipy.sparse.linalg.cg: same iteration count, same answer

@@ -4,6 +4,7 @@ numba engines, pull for pull, and the behaviours the paper describes."""
 import networkx as nx
 import numpy as np
 import pytest
+from _examples import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -172,7 +173,7 @@ def test_engine_and_reference_agree_on_a_paper_like_instance(solver):
     same(grapl_reference(tape, graph, 500, **kw), grapl(tape.rewind(), graph, 500, **kw))
 
 
-@settings(max_examples=30)
+@settings(max_examples=examples(30))
 @given(st.integers(2, 30), st.integers(0, 10_000), st.integers(1, 90))
 def test_no_graph_running_totals_equal_a_full_recount(n, seed, horizon):
     from bandit_lib.grapl20.problem import wrong_counts

@@ -5,6 +5,7 @@ import math
 import networkx as nx
 import numpy as np
 import pytest
+from _examples import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -88,7 +89,7 @@ def test_bounds_printed_and_corrected_agree_at_gamma_one_and_need_their_conditio
     assert 0 < lower_bound_cliques(100.0, 5, 1.0, 10.0, 20) < 1
 
 
-@settings(max_examples=20)
+@settings(max_examples=examples(20))
 @given(st.integers(3, 15), st.integers(0, 1000), st.sampled_from([0.01, 1.0, 100.0]), st.integers(1, 60))
 def test_lemmas_a2_and_a3_hold_along_a_run(n, seed, gamma, pulls):
     rng = np.random.default_rng(seed)

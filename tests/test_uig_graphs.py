@@ -5,6 +5,7 @@ import itertools
 import networkx as nx
 import numpy as np
 import pytest
+from _examples import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -74,7 +75,7 @@ def test_the_mean_order_is_an_umbrella_ordering(means, eps):
     assert is_umbrella_ordering(A, umbrella_ordering(A))
 
 
-@settings(max_examples=150)
+@settings(max_examples=examples(150))
 @given(st.integers(1, 6), st.floats(0.0, 1.0), st.integers(0, 2**31))
 def test_recognition_agrees_with_brute_force_on_small_graphs(n, density, seed):
     A = from_networkx(nx.gnp_random_graph(n, density, seed=seed))
@@ -193,7 +194,7 @@ def test_theorem_1_closed_form_in_the_means(means, eps):
     assert set(top_class.tolist()) == closed_form
 
 
-@settings(max_examples=40)
+@settings(max_examples=examples(40))
 @given(
     st.lists(st.floats(0.0, 1.0), min_size=1, max_size=6).map(np.array),
     st.floats(0.05, 0.9),
@@ -309,7 +310,7 @@ def test_lower_bound_tie_rule_least_exploration_then_lowest_id():
     assert merge_twins(split, gaps, lower, rows) == pytest.approx(expected)
 
 
-@settings(max_examples=60)
+@settings(max_examples=examples(60))
 @given(st.integers(0, 2**31), st.floats(0.03, 0.3))
 def test_lower_bound_solvers_agree_when_plug_in_gaps_are_zero(seed, eps):
     """Random OSSB-like plug-ins: estimates = means + noise, then two to four arms outside the

@@ -4,6 +4,7 @@ import math
 
 import numpy as np
 import pytest
+from _examples import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -85,7 +86,7 @@ def test_ckl_ucb_index_solves_its_definition():
             assert F(b[k] - 1e-6) <= L + 1e-9
 
 
-@settings(max_examples=10)
+@settings(max_examples=examples(10))
 @given(st.integers(0, 2**31))
 def test_ossb_closed_form_and_linprog_take_the_same_decisions(seed):
     inst = random_instance(np.random.default_rng(seed), 25, 0.15, low=0.1, high=1.0)
@@ -172,7 +173,7 @@ def _psi_instance(seed, K=40, p=0.6):
     return inst, bernoulli_tape(inst.means, seed)
 
 
-@settings(max_examples=20)
+@settings(max_examples=examples(20))
 @given(st.integers(0, 2**31), st.integers(1, 1500))
 def test_lsdt_psi_plays_only_b0_and_follows_its_targets(seed, T):
     inst, tape = _psi_instance(seed)

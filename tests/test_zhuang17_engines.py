@@ -7,6 +7,7 @@ Gaussian and replay tapes; batches never pass the cap; IB's ties.
 """
 
 import numpy as np
+from _examples import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -54,7 +55,7 @@ def _assert_same(ref, fast):
     st.floats(1.0, 6.0),
     st.sampled_from([1, 1, 5]),
 )
-@settings(max_examples=30)
+@settings(max_examples=examples(30))
 def test_certified_values_never_contradict_the_exact_update(y, seed, ci_index, rho, batch):
     tape = bernoulli_tape(y, seed)
     out = run_wrr_fast(
@@ -95,7 +96,7 @@ def test_wrr_with_rho_one_is_rr_pull_for_pull():
     st.floats(0.5, 3.0),
     st.floats(0.5, 4.0),
 )
-@settings(max_examples=25)
+@settings(max_examples=examples(25))
 def test_hoeffding_engines_agree_on_gaussian_rewards(y, seed, sigma, R):
     """The certified bounds hold for any rewards (here unbounded), not only for Bernoulli ones."""
     tape = gaussian_tape(y, sigma, seed)
@@ -179,7 +180,7 @@ def test_ib_engines_agree_with_hundreds_of_arms_and_leader_changes():
     st.sampled_from([0, 3]),
     st.sampled_from([1.0, 1.0, 2.0, 4.0]),
 )
-@settings(max_examples=12)
+@settings(max_examples=examples(12))
 def test_stretches_are_certified_pull_by_pull(y, seed, ci_index, rho):
     """verify=True pulls a certified stretch one reward at a time and checks the exact UPDATE()
     after every pull: the witness is active, and every arm WRR could pull again has the activity
