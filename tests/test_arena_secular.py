@@ -63,7 +63,13 @@ def test_fast_values_match_the_eigendecomposition_on_random_instances():
         mu, w, k, sigma = _instance(rng)
         av = lb.arm_values(mu, w, k, divergence="gaussian", sigma=sigma)
         values, j = arm_values_fast(mu, w, k, sigma=sigma)
-        np.testing.assert_allclose(values, av.values, rtol=1e-9, atol=1e-12 * _scale(mu, w, sigma))
+        # Where the reference fell back to SLSQP it accepts a point up to 1e-9 outside the cone
+        # (lower_bound._slsqp), so its value can sit that much below the minimum, and where depends
+        # on the BLAS kernels SLSQP calls: instance 301 is 8.5e-10 above it with OpenBLAS's Haswell
+        # kernels and 1.2e-9 with the pinned Nehalem ones (bandit_lib.infra.kernels). Elsewhere the
+        # reference is the eigendecomposition, to 1e-9.
+        rtol = 1e-8 if av.info.get("slsqp_fallback") else 1e-9
+        np.testing.assert_allclose(values, av.values, rtol=rtol, atol=1e-12 * _scale(mu, w, sigma))
         assert values[j] == values.min() and j == int(np.flatnonzero(values == values.min())[0])
         kinds["outlier"] += int(av.outlier.any())
         for name in ("second_branch", "slsqp_fallback"):
