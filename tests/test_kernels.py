@@ -93,3 +93,17 @@ def test_records_name_the_kernels_they_ran():
     assert set(env["kernels"]) == {"pinned", "openblas", "numpy_simd"}
     unpinned = {**env, "kernels": {**env["kernels"], "pinned": not env["kernels"]["pinned"]}}
     assert "kernels" in describe_difference(unpinned, env)
+
+
+@X86
+def test_reproduce_computes_with_the_pin_when_started_without_it(tmp_path):
+    """End to end: `python -m bandit_lib.reproduce` started without the pin re-executes itself with
+    it, and the records it writes say so (the foundations chapter's quick profile: three small units)."""
+    env = {**_unpinned_env(), "BANDIT_RESULTS": str(tmp_path), "BANDIT_PROGRESS": "0"}
+    command = [sys.executable, "-m", "bandit_lib.reproduce", "--paper", "foundations", "--profile", "quick"]
+    subprocess.run([*command, "--jobs", "1"], env=env, cwd=ROOT, capture_output=True, text=True, check=True)
+    records = sorted(tmp_path.rglob("*.json"))
+    assert records
+    for path in records:
+        kernels_ran = json.loads(path.read_text())["environment"]["kernels"]
+        assert kernels_ran == {"pinned": True, "openblas": ["Nehalem"], "numpy_simd": []}, path
