@@ -107,3 +107,15 @@ def test_reproduce_computes_with_the_pin_when_started_without_it(tmp_path):
     for path in records:
         kernels_ran = json.loads(path.read_text())["environment"]["kernels"]
         assert kernels_ran == {"pinned": True, "openblas": ["Nehalem"], "numpy_simd": []}, path
+
+
+def test_reproduce_warns_when_it_computes_unpinned(monkeypatch, caplog):
+    from bandit_lib.infra import reproduce
+
+    monkeypatch.setattr(kernels, "in_effect", lambda: False)
+    with caplog.at_level("WARNING"):
+        assert reproduce.warn_if_unpinned()
+    assert "not pinned" in caplog.text and "openblas" in caplog.text
+    monkeypatch.setattr(kernels, "in_effect", lambda: True)
+    caplog.clear()
+    assert not reproduce.warn_if_unpinned() and not caplog.text

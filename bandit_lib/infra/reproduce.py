@@ -167,6 +167,22 @@ def _report_line(exp, profile: str, report, wall: float) -> None:
     )
 
 
+def warn_if_unpinned() -> bool:
+    """Warn (and return True) when this process computes with kernels other than the pinned ones
+    (an OpenBLAS or numpy that ignored the pin, or a run of :func:`main` from a process that loaded
+    numpy first): its records may then differ in their last bits from another machine's."""
+    from bandit_lib.infra.kernels import in_effect, state
+
+    if in_effect():
+        return False
+    logging.getLogger(__name__).warning(
+        "the numerical kernels are not pinned in this process (%s): the results it computes may differ in "
+        "their last bits from another machine's (bandit_lib/infra/kernels.py)",
+        state(),
+    )
+    return True
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m bandit_lib.reproduce", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -193,6 +209,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.pending:
         return _pending(experiments, profile)
 
+    warn_if_unpinned()
     total = time.perf_counter()
     begun = time.time()
     done = 0
