@@ -169,7 +169,7 @@ def _report_line(exp, profile: str, report, wall: float) -> None:
 
 def warn_if_unpinned() -> bool:
     """Warn (and return True) when this process computes with kernels other than the pinned ones
-    (an OpenBLAS or numpy that ignored the pin, or a run of :func:`main` from a process that loaded
+    (an OpenBLAS or numpy that ignored the pin, or a run of ``main`` from a process that loaded
     numpy first): its records may then differ in their last bits from another machine's."""
     from bandit_lib.infra.kernels import in_effect, state
 
