@@ -112,10 +112,10 @@ def test_reproduce_computes_with_the_pin_when_started_without_it(tmp_path):
 def test_reproduce_warns_when_it_computes_unpinned(monkeypatch, caplog):
     from bandit_lib.infra import reproduce
 
-    monkeypatch.setattr(kernels, "in_effect", lambda: False)
+    monkeypatch.setattr(kernels, "in_effect", lambda current=None: False)
     with caplog.at_level("WARNING"):
         assert reproduce.warn_if_unpinned()
     assert "not pinned" in caplog.text and "openblas" in caplog.text
-    monkeypatch.setattr(kernels, "in_effect", lambda: True)
+    monkeypatch.setattr(kernels, "in_effect", lambda current=None: True)
     caplog.clear()
     assert not reproduce.warn_if_unpinned() and not caplog.text

@@ -94,7 +94,7 @@ def describe_difference(stored: dict[str, Any] | None, current: dict[str, Any]) 
         parts.append(f"CPU {stored.get('cpu')}")
     if stored.get("blas") != current.get("blas"):
         parts.append("another BLAS")
-    if (stored.get("kernels") or {}).get("pinned") != (current.get("kernels") or {}).get("pinned"):
-        pinned = (stored.get("kernels") or {}).get("pinned")
+    pinned = (stored.get("kernels") or {}).get("pinned")
+    if pinned != (current.get("kernels") or {}).get("pinned"):
         parts.append("pinned kernels" if pinned else "unpinned kernels")
     return ", ".join(parts)

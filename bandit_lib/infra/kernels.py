@@ -60,30 +60,30 @@ def requested() -> bool:
     return not applies() or all(os.environ.get(name) == value for name, value in PIN.items())
 
 
-def exec_pinned(module: str) -> None:
-    """Re-execute ``python -m module`` with the same arguments and the pin, unless it is already
-    requested (then return at once). Call it before anything imports numpy."""
+def _reexec(target: list[str], what: str) -> None:
+    """Replace this process by ``python <target> <same arguments>`` with the pin, unless it is already
+    requested (then return at once)."""
     if requested():
         return
     if "numpy" in sys.modules:
         raise RuntimeError(
-            f"numpy was imported before {module} could pin its kernels: set "
+            f"numpy was imported before {what} could pin its kernels: set "
             + " ".join(f"{k}={v!r}" for k, v in PIN.items())
         )
     sys.stdout.flush()
     sys.stderr.flush()
-    os.execve(sys.executable, [sys.executable, "-m", module, *sys.argv[1:]], pinned_environment())
+    os.execve(sys.executable, [sys.executable, *target, *sys.argv[1:]], pinned_environment())
+
+
+def exec_pinned(module: str) -> None:
+    """Re-execute ``python -m module`` with the same arguments and the pin, unless it is already
+    requested (then return at once). Call it before anything imports numpy."""
+    _reexec(["-m", module], module)
 
 
 def exec_pinned_script(path: str) -> None:
     """:func:`exec_pinned` for a script run by path (``python tools/x.py ...``)."""
-    if requested():
-        return
-    if "numpy" in sys.modules:
-        raise RuntimeError(f"numpy was imported before {path} could pin its kernels")
-    sys.stdout.flush()
-    sys.stderr.flush()
-    os.execve(sys.executable, [sys.executable, path, *sys.argv[1:]], pinned_environment())
+    _reexec([path], path)
 
 
 def state() -> dict:
@@ -99,10 +99,10 @@ def state() -> dict:
     return {"pinned": requested() and applies(), "openblas": blas, "numpy_simd": simd}
 
 
-def in_effect() -> bool:
-    """Whether the loaded libraries run the pinned kernels (always True where the pin does not
-    apply)."""
+def in_effect(current: dict | None = None) -> bool:
+    """Whether the loaded libraries run the pinned kernels, by ``current`` (default: :func:`state`);
+    always True where the pin does not apply."""
     if not applies():
         return True
-    s = state()
-    return s["openblas"] == [PIN["OPENBLAS_CORETYPE"]] and s["numpy_simd"] == []
+    current = state() if current is None else current
+    return current["openblas"] == [PIN["OPENBLAS_CORETYPE"]] and current["numpy_simd"] == []

@@ -173,12 +173,13 @@ def warn_if_unpinned() -> bool:
     numpy first): its records may then differ in their last bits from another machine's."""
     from bandit_lib.infra.kernels import in_effect, state
 
-    if in_effect():
+    current = state()
+    if in_effect(current):
         return False
     logging.getLogger(__name__).warning(
         "the numerical kernels are not pinned in this process (%s): the results it computes may differ in "
         "their last bits from another machine's (bandit_lib/infra/kernels.py)",
-        state(),
+        current,
     )
     return True
 
