@@ -7,6 +7,7 @@ Scenarios that need a process of their own run in a subprocess on a throw-away c
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import signal
@@ -19,6 +20,7 @@ import pytest
 from conftest import DEADLINE, REPO
 
 from bandit_lib.infra.experiment import Experiment, Unit
+from bandit_lib.infra.fingerprint import numba_cache_dir
 from bandit_lib.infra.reproduce import main as reproduce_main
 from bandit_lib.infra.store import CorruptResult, payload_digest
 
@@ -360,6 +362,7 @@ def user(x):
 """
 
 RUN_USER = """
+import importlib
 import json
 from bandit_lib.toybook.numba_user import user
 from bandit_lib.infra.fingerprint import code_fingerprint, numba_cache_dir
@@ -386,6 +389,45 @@ def test_an_edit_of_a_numba_helper_in_another_file_reaches_the_next_run(library_
     after = json.loads(after.stdout)
     assert after["value"] == 30, "stale compiled code ran under the new fingerprint"
     assert after["fingerprint"] != before["fingerprint"] and after["cache"] != before["cache"]
+
+
+def test_every_cached_numba_function_of_the_library_lives_in_its_modules_digest_folder():
+    """The loader gives a cache folder to the modules whose code imports numba (not to those that
+    only name it): every cached kernel of bandit_lib must still be under its module's folder."""
+    import pkgutil
+
+    from numba.core.registry import CPUDispatcher
+
+    import bandit_lib
+
+    checked, misplaced = 0, []
+    for info in pkgutil.walk_packages(bandit_lib.__path__, "bandit_lib."):
+        module = importlib.import_module(info.name)
+        for name, value in vars(module).items():
+            if isinstance(value, CPUDispatcher) and value.__module__ == info.name and value._cache is not None:
+                path = getattr(value._cache, "_cache_path", None)
+                checked += 1
+                if path is None or not Path(path).is_relative_to(numba_cache_dir(info.name)):
+                    misplaced.append(f"{info.name}.{name}: {path}")
+    assert checked > 100, f"only {checked} cached numba functions found"
+    assert not misplaced, misplaced
+
+
+def test_the_reproduce_command_loads_neither_numba_nor_pandas_before_it_computes():
+    # about 1.2 s each per process: reproduce's parent and every worker would pay them
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import sys, bandit_lib.reproduce; print(sorted({'numba', 'pandas'} & set(sys.modules)))",
+        ],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=DEADLINE,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
 
 
 def test_a_stale_pyc_with_the_same_size_and_time_never_runs(library_copy):

@@ -32,10 +32,9 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from bandit_lib.checks import check_int
 from bandit_lib.infra.environment import environment
@@ -52,6 +51,9 @@ from bandit_lib.infra.store import (
     git_commit,
 )
 from bandit_lib.seeding import derive, describe
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 log = logging.getLogger(__name__)
 
@@ -451,6 +453,8 @@ class Results:
 
     def table(self, rows: str = "rows") -> pd.DataFrame:
         """Concatenate ``payload[rows]`` (a list of dicts) over units, with each unit's parameters."""
+        import pandas as pd  # here, not at the top: workers and the reproduce command never draw tables
+
         frames = []
         for i, (unit, data) in enumerate(self.entries):
             records = data["payload"].get(rows) if isinstance(data["payload"], dict) else None

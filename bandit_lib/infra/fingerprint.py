@@ -27,6 +27,7 @@ import ast
 import hashlib
 import importlib.machinery
 import importlib.util
+import re
 import sys
 from dataclasses import dataclass
 from functools import lru_cache
@@ -352,6 +353,13 @@ def numba_cache_dir(module: str) -> Path:
     return numba_cache_root() / _closure_and_digests(module, loaded=True)[1][module][:24]
 
 
+# A module whose code imports numba (at its top or inside a function). One that only names numba
+# (a docstring, an environment record) gets no cache folder, and so does not load numba: importing
+# numba costs about 1.2 s, which every process that only orchestrates (reproduce's parent, its
+# workers before they compute) would pay.
+_IMPORTS_NUMBA = re.compile(rb"^[ \t]*(?:from[ \t]+numba\b|import[ \t]+numba\b)", re.MULTILINE)
+
+
 class _RecordedSourceLoader(importlib.machinery.SourceFileLoader):
     """Compiles a module from the source text recorded when it was found (never from a ``.pyc``)."""
 
@@ -363,7 +371,7 @@ class _RecordedSourceLoader(importlib.machinery.SourceFileLoader):
         return self.source_to_code(self._source, self.path)
 
     def exec_module(self, module) -> None:
-        if b"numba" not in self._source:
+        if not _IMPORTS_NUMBA.search(self._source):
             return super().exec_module(module)
         from numba.core import config
 

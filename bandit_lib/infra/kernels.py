@@ -24,8 +24,8 @@ themselves with the pin when it is missing; the Makefile sets it for ``make test
 ``make book``. Elsewhere (other CPU architectures, where these names mean nothing) nothing is
 pinned, and a record's ``environment["kernels"]`` says what its process ran.
 
-This module imports nothing heavy: it must run before numpy loads (and its source must not name the
-JIT compiler, whose mention makes bandit_lib's import recorder load it, and numpy with it).
+This module imports nothing heavy: it must run before numpy loads (so it must not import the JIT
+compiler either, which loads numpy; tests/test_kernels.py checks that it loads without numpy).
 """
 
 from __future__ import annotations
