@@ -238,7 +238,7 @@ def test_a_dask_worker_that_loaded_old_code_is_refused(library_copy):
         """
         from distributed import LocalCluster
         cluster = LocalCluster(n_workers=1, threads_per_worker=1, processes=True, host="127.0.0.1",
-                               dashboard_address=None)
+                               dashboard_address=":0")
         """,
         STALE_WORKER.format(run='{"scheduler": cluster.scheduler_address}'),
         "cluster.close()",

@@ -71,7 +71,7 @@ def test_run_many_gives_the_same_results_for_any_number_of_workers():
 @pytest.mark.dask
 def test_run_many_on_a_dask_cluster_gives_the_same_results():
     distributed = pytest.importorskip("distributed")
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0") as cluster:
         on_dask = run_many(compute_coverage, _tasks(), scheduler=cluster.scheduler_address, progress=False)
     assert on_dask == run_many(compute_coverage, _tasks(), jobs=1, progress=False)
 

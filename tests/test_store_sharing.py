@@ -325,6 +325,6 @@ def test_joblib_workers_take_their_tasks_lazily():
 def test_dask_workers_take_their_tasks_lazily():
     distributed = pytest.importorskip("distributed")
     with distributed.LocalCluster(
-        n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None
+        n_workers=1, threads_per_worker=2, processes=False, dashboard_address=":0"
     ) as cluster:
         assert _taken_before_first_result(scheduler=cluster.scheduler_address) <= 5  # twice the 2 threads, +1
