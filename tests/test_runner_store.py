@@ -76,6 +76,26 @@ def test_run_many_on_a_dask_cluster_gives_the_same_results():
     assert on_dask == run_many(compute_coverage, _tasks(), jobs=1, progress=False)
 
 
+def test_a_dask_worker_that_computes_unpinned_is_named_in_a_warning(monkeypatch, caplog):
+    distributed = pytest.importorskip("distributed")
+    from bandit_lib.infra import kernels, parallel
+
+    with (
+        distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=":0") as cluster,
+        distributed.Client(cluster) as client,
+    ):
+        (address,) = client.nthreads()
+        # an in-process worker runs what this process runs (make test pins it)
+        assert set(parallel.warn_unpinned_workers(client)) == (set() if kernels.in_effect() else {address})
+        caplog.clear()
+        monkeypatch.setattr(kernels, "in_effect", lambda current=None: False)
+        assert set(parallel.warn_unpinned_workers(client)) == {address}
+        assert address in caplog.text and "OPENBLAS_CORETYPE='Nehalem'" in caplog.text
+        caplog.clear()
+        run_many(compute_coverage, _tasks()[:1], scheduler=cluster.scheduler_address, progress=False)
+        assert f"the Dask worker {address} computes with kernels other than the pinned ones" in caplog.text
+
+
 def toy_experiment(means=(0.2, 0.7), pulls=100, version=1):
     return Experiment(
         paper="testpaper",

@@ -15,6 +15,7 @@ noticed by its local workers within a second, and they exit too.
 
 from __future__ import annotations
 
+import logging
 import os
 import signal
 import threading
@@ -26,6 +27,7 @@ from typing import Any
 from tqdm import tqdm
 
 from bandit_lib.checks import check_int
+from bandit_lib.infra import kernels
 from bandit_lib.infra.profiles import progress_enabled
 
 
@@ -101,10 +103,34 @@ def _local(fn, tasks, jobs) -> Iterator[tuple[int, Any]]:
         raise
 
 
+def _kernels_here() -> tuple[dict, bool]:
+    """(the kernels this process runs, whether they are the pinned ones), asked of each Dask worker."""
+    current = kernels.state()
+    return current, kernels.in_effect(current)
+
+
+def warn_unpinned_workers(client) -> dict[str, dict]:
+    """Warn about each worker of a Dask cluster that computes with kernels other than the pinned
+    ones (:mod:`bandit_lib.infra.kernels`), and return them: local workers inherit the pin from
+    ``reproduce``, but a remote worker has its own environment, and its records may then differ in
+    their last bits from another machine's (they say what they ran)."""
+    unpinned = {address: current for address, (current, ok) in client.run(_kernels_here).items() if not ok}
+    for address, current in sorted(unpinned.items()):
+        logging.getLogger(__name__).warning(
+            "the Dask worker %s computes with kernels other than the pinned ones (%s): start it with %s set "
+            "(bandit_lib/infra/kernels.py), or its results may differ in their last bits from another machine's",
+            address,
+            current,
+            " ".join(f"{name}={value!r}" for name, value in kernels.PIN.items()),
+        )
+    return unpinned
+
+
 def _dask(fn, tasks, scheduler) -> Iterator[tuple[int, Any]]:
     from distributed import Client, as_completed
 
     with Client(scheduler) as client:
+        warn_unpinned_workers(client)
         # Twice the cluster's threads in flight: enough to keep every worker busy, few enough that
         # a task is taken from ``tasks`` (and its unit claimed) only shortly before it runs.
         window = max(2, 2 * sum(client.nthreads().values()))
