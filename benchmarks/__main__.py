@@ -12,6 +12,22 @@ from pathlib import Path
 import pandas as pd
 
 
+def header() -> str:
+    """What the numbers were measured on: Python, the CPU and its cores, and the numerical kernels
+    (numba's are compiled for this CPU; OpenBLAS's and numpy's are pinned only under the Makefile's
+    ``KERNELS``, see bandit_lib/infra/kernels.py)."""
+    from bandit_lib.infra.environment import environment
+
+    env = environment()
+    kernels = env["kernels"]
+    loops = ", ".join(kernels["numpy_simd"]) or "baseline"
+    return (
+        f"python {env['python']} on {platform.machine()}, {env['cpu']}, {env['cores']} cores; "
+        f"OpenBLAS {'/'.join(kernels['openblas']) or 'not loaded'}, numpy loops {loops}"
+        f"{' (pinned)' if kernels['pinned'] else ''}"
+    )
+
+
 def main(argv: list[str]) -> int:
     names = sorted(m.name for m in pkgutil.iter_modules([str(Path(__file__).parent)]) if m.name.startswith("bench_"))
     if argv:
@@ -20,7 +36,7 @@ def main(argv: list[str]) -> int:
             print(f"unknown benchmark(s) {unknown}; known: {names}", file=sys.stderr)
             return 2
         names = argv
-    print(f"python {platform.python_version()} on {platform.machine()}, {platform.processor() or 'unknown cpu'}")
+    print(header())
     for name in names:
         start = time.perf_counter()
         rows = importlib.import_module(f"benchmarks.{name}").run()
