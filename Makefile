@@ -86,21 +86,23 @@ LINTED := bandit_lib tests tools benchmarks
 # Each notebook runs whole on one worker (--dist loadfile), its cells in order, in the quick profile.
 NBVAL  := -p no:randomly --nbval-lax --nbval-current-env --nbval-cell-timeout=600
 PYTEST := $(TEST_ENV) BANDIT_RESULTS=$$(mktemp -d) $(PY) -m pytest -n 2 --dist loadfile --durations=10
+# Before the tests: the linter, then numba's largest kernels compiled once (tests/precompile.py).
+define LINT_AND_PRECOMPILE
+$(VENV)/bin/ruff check $(LINTED)
+$(VENV)/bin/ruff format --check $(LINTED)
+$(TEST_ENV) $(PY) tests/precompile.py --jobs 2
+endef
 
 # The tests and the notebooks in one pytest session, notebooks first: loadfile hands files to the
 # two workers in the order given, so the longest files (the notebooks, 15-40 s each) start first and
 # the short test files fill the gaps, where two sessions each ended on one busy worker (a fresh
 # clone: 270 s + 89 s as two sessions; the same work as one, warm, 288 s against 334 s).
 test: $(STAMP)
-	$(VENV)/bin/ruff check $(LINTED)
-	$(VENV)/bin/ruff format --check $(LINTED)
-	$(TEST_ENV) $(PY) tests/precompile.py --jobs 2
+	$(LINT_AND_PRECOMPILE)
 	$(PYTEST) $(NBVAL) notebooks tests
 
 test-lib: $(STAMP)
-	$(VENV)/bin/ruff check $(LINTED)
-	$(VENV)/bin/ruff format --check $(LINTED)
-	$(TEST_ENV) $(PY) tests/precompile.py --jobs 2
+	$(LINT_AND_PRECOMPILE)
 	$(PYTEST) tests
 
 test-notebooks: $(STAMP)

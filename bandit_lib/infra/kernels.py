@@ -106,3 +106,10 @@ def in_effect(current: dict | None = None) -> bool:
         return True
     current = state() if current is None else current
     return current["openblas"] == [PIN["OPENBLAS_CORETYPE"]] and current["numpy_simd"] == []
+
+
+def checked() -> tuple[dict, bool]:
+    """``(current, pinned)``: what this process runs (:func:`state`, read once) and whether it is the
+    pin (:func:`in_effect`); ``reproduce`` asks it of itself and of each Dask worker. Imports numpy."""
+    current = state()
+    return current, in_effect(current)

@@ -103,18 +103,12 @@ def _local(fn, tasks, jobs) -> Iterator[tuple[int, Any]]:
         raise
 
 
-def _kernels_here() -> tuple[dict, bool]:
-    """(the kernels this process runs, whether they are the pinned ones), asked of each Dask worker."""
-    current = kernels.state()
-    return current, kernels.in_effect(current)
-
-
 def warn_unpinned_workers(client) -> dict[str, dict]:
     """Warn about each worker of a Dask cluster that computes with kernels other than the pinned
     ones (:mod:`bandit_lib.infra.kernels`), and return them: local workers inherit the pin from
     ``reproduce``, but a remote worker has its own environment, and its records may then differ in
     their last bits from another machine's (they say what they ran)."""
-    unpinned = {address: current for address, (current, ok) in client.run(_kernels_here).items() if not ok}
+    unpinned = {address: current for address, (current, ok) in client.run(kernels.checked).items() if not ok}
     for address, current in sorted(unpinned.items()):
         logging.getLogger(__name__).warning(
             "the Dask worker %s computes with kernels other than the pinned ones (%s): start it with %s set "

@@ -171,10 +171,10 @@ def warn_if_unpinned() -> bool:
     """Warn (and return True) when this process computes with kernels other than the pinned ones
     (an OpenBLAS or numpy that ignored the pin, or a run of ``main`` from a process that loaded
     numpy first): its records may then differ in their last bits from another machine's."""
-    from bandit_lib.infra.kernels import in_effect, state
+    from bandit_lib.infra.kernels import checked
 
-    current = state()
-    if in_effect(current):
+    current, pinned = checked()
+    if pinned:
         return False
     logging.getLogger(__name__).warning(
         "the numerical kernels are not pinned in this process (%s): the results it computes may differ in "
