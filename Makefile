@@ -11,6 +11,13 @@ EXPERIMENT ?=
 JOBS       ?= 2
 SCHEDULER  ?=
 
+# Python caches compiled modules (__pycache__, in .venv and beside the sources; git ignores them).
+# An environment that sets PYTHONDONTWRITEBYTECODE (some CI images do) would make every process
+# compile numpy, scipy, matplotlib, numba and bandit_lib from source again, and pytest re-rewrite
+# every test module in each worker: about 5 s of CPU per process, and make test starts dozens
+# (workers, notebook kernels, the subprocesses of the stop/resume and store scenarios).
+unexport PYTHONDONTWRITEBYTECODE
+
 # OpenBLAS's kernels and numpy's SIMD loops pinned to a baseline every x86-64 CPU runs, so that a
 # result is the same on any of them (bandit_lib/infra/kernels.py, whose PIN these must equal:
 # tests/test_kernels.py; `python -m bandit_lib.reproduce` pins itself).
