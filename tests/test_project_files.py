@@ -94,3 +94,19 @@ def test_the_book_check_looks_for_the_rerun_box_the_chapters_render():
 
     assert check_book.RERUN_MARKER == MARKER
     assert f":class: tip {MARKER}" in rerun_markdown("gold20")
+
+
+def test_the_makefile_lets_python_cache_bytecode_whatever_the_environment_says():
+    # An environment with PYTHONDONTWRITEBYTECODE (the project machines' has it) left a fresh
+    # clone's site-packages without a single .pyc: every process of make test compiled numpy, scipy,
+    # matplotlib and numba again (the pytest session 433 s against 346 s on one clone).
+    probe = f'probe: ; @"{sys.executable}" -c "import sys; print(sys.dont_write_bytecode)"'
+    env = {"PATH": "/usr/bin:/bin", "PYTHONDONTWRITEBYTECODE": "1"}
+    out = subprocess.run(
+        ["make", "--no-print-directory", "-s", "-C", str(ROOT), "--eval", probe, "probe"],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=True,
+    )
+    assert out.stdout.strip() == "False", out.stdout + out.stderr
