@@ -76,6 +76,7 @@ def test_run_many_on_a_dask_cluster_gives_the_same_results():
     assert on_dask == run_many(compute_coverage, _tasks(), jobs=1, progress=False)
 
 
+@pytest.mark.dask
 def test_a_dask_worker_that_computes_unpinned_is_named_in_a_warning(monkeypatch, caplog):
     distributed = pytest.importorskip("distributed")
     from bandit_lib.infra import kernels, parallel
