@@ -85,7 +85,7 @@ def _compute_unit(
 
     The CPU seconds are the worker process's (every unit runs with BLAS at one thread), which a
     loaded machine stretches far less than wall seconds: they are what the store's cost is read from."""
-    loaded = loaded_fingerprint(compute.__module__)
+    loaded = loaded_fingerprint(compute.__module__, compute.__name__)
     if loaded != code:
         raise StaleCode(
             f"worker process {os.getpid()} has loaded code with fingerprint {loaded} for {compute.__module__}, "
@@ -218,7 +218,10 @@ class Experiment:
         return units
 
     def fingerprint(self) -> str:
-        return f"{code_fingerprint(self.compute.__module__)}.v{self.version}"
+        """The digest of the code ``compute`` needs (not of its whole module: another experiment's
+        code or grid beside it is not part of it; :mod:`~bandit_lib.infra.fingerprint`), and the
+        experiment's version."""
+        return f"{code_fingerprint(self.compute.__module__, self.compute.__name__)}.v{self.version}"
 
     def seed(self, unit: Unit) -> np.random.SeedSequence:
         return derive(self.entropy, self.paper, self.name, unit.key)
@@ -257,7 +260,7 @@ class Experiment:
     def check_code(self) -> None:
         """Raise :class:`~bandit_lib.infra.fingerprint.StaleCode` if this process imported code of the experiment that has
         changed on disk since (results would be computed with the old code and stamped as new)."""
-        changed = changed_since_import(self.compute.__module__)
+        changed = changed_since_import(self.compute.__module__, self.compute.__name__)
         if changed:
             raise StaleCode(
                 f"{self.id}: {', '.join(changed)} changed on disk after this Python process imported "
