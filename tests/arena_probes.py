@@ -672,8 +672,6 @@ add(
     lambda: experiments.compute_efficiency(seed, "planted", 20, 1, "Top-Two", 1, 0, [0.1], 1),
     err(r"horizon"),
 )
-for fname in ("plan_suite", "plan_bounds", "plan_correctness", "plan_efficiency"):
-    add(f"experiments.{fname}", "profile unknown", lambda f=fname: getattr(experiments, f)("huge"), err(r"profile"))
 seed = np.random.SeedSequence(0)
 add(
     "experiments.compute_suite",
@@ -887,6 +885,11 @@ EXEMPT = {
 
     ],
     "argument check of the detectors, probed through every detector above": ["anytime.check_cs"],
+    "a registered experiment's plan, called through Experiment.units (which checks the profile and the grid's "
+    "names and shapes: tests/test_experiment_grid.py); compute checks every unit's values": [
+        "experiments.plan_suite", "experiments.plan_bounds", "experiments.plan_correctness",
+        "experiments.plan_efficiency",
+    ],
     "a frozen dataclass of results (no arguments to check)": [
         "lower_bound.ArmValues", "lower_bound.Characteristic", "yardstick.Certificate", "suite.Cell", "suite.Detector",
     ],

@@ -11,7 +11,10 @@ The fingerprint is a *Merkle digest* over the code that function needs inside ``
   change it (``X = ...``, ``X[k] = ...``, ``def X``, a function declaring ``global X``), then those
   of every name they read, transitively, and the statements whose effect is tied to no name (a
   call, a loop, an ``if`` at the top level: they belong to every slice). A module that looks its
-  names up by spelling (``globals()``, ``eval``...) is never sliced. An import ``from m import f``
+  names up by spelling (``globals()``, ``eval``...) is never sliced. A declaration
+  ``NAME = Experiment(...)`` counts without its ``plan``, ``grid``, ``title``, ``chapter`` and
+  ``figures`` (:data:`EXPERIMENT_WORDS`: they compute no number), so that a compute reading an
+  experiment's seed does not need its grid. An import ``from m import f``
   contributes the digest of the slice of ``f`` in ``m``; ``import m`` the digest of all of ``m``;
 * so a digest changes when the code a function needs changes, transitively, and *not* when
   another function or constant of the same module changes (another experiment's grid, say), nor
@@ -279,8 +282,30 @@ def _function_writes(node: ast.AST) -> set[str]:
     return declared | (bases - locals_)
 
 
-def _statement(node: ast.stmt, anchor: str) -> _Statement:
+#: Where experiments are declared, and the arguments of a declaration that compute no number: the
+#: units ``plan`` and ``grid`` make are compared record by record (parameters and seed), and the
+#: title, chapter and figures are words. A compute that reads its own or another experiment's
+#: seed (``SYNTHETIC.seed(unit)``) so needs the declaration's paper, name and entropy, not its grid.
+EXPERIMENT_CLASS = ("bandit_lib.infra.experiment", "Experiment")
+EXPERIMENT_WORDS = frozenset({"plan", "grid", "title", "chapter", "figures"})
+
+
+def _without_words(node: ast.stmt, declare: frozenset[str]) -> ast.stmt:
+    """``node`` without the arguments :data:`EXPERIMENT_WORDS` if it is a top-level
+    ``NAME = Experiment(...)`` (``declare``: the names bound to :data:`EXPERIMENT_CLASS`)."""
+    if (
+        isinstance(node, ast.Assign)
+        and isinstance(node.value, ast.Call)
+        and isinstance(node.value.func, ast.Name)
+        and node.value.func.id in declare
+    ):
+        node.value.keywords = [k for k in node.value.keywords if k.arg not in EXPERIMENT_WORDS]
+    return node
+
+
+def _statement(node: ast.stmt, anchor: str, declare: frozenset[str] = frozenset()) -> _Statement:
     """A top-level statement, its ``bandit_lib`` imports turned into slots (see :class:`_Statement`)."""
+    node = _without_words(node, declare)
     targets: list[tuple[str, str | None]] = []
     for sub in ast.walk(node):
         if isinstance(sub, ast.Import):
@@ -328,7 +353,8 @@ def _parse_text(text: str, name: str, is_package: bool) -> _Parsed:
         if isinstance(node, ast.ImportFrom) and _in_package(base := _resolve(anchor, node)):
             bindings.update({a.asname or a.name: (base, a.name) for a in node.names if a.name != "*"})
     dynamic = any(isinstance(n, ast.Name) and n.id in _DYNAMIC for n in ast.walk(tree))
-    statements = tuple(_statement(node, anchor) for node in tree.body)
+    declare = frozenset(bound for bound, target in bindings.items() if target == EXPERIMENT_CLASS)
+    statements = tuple(_statement(node, anchor, declare) for node in tree.body)
     binders: dict[str, list[int]] = {}
     for i, statement in enumerate(statements):
         for bound in statement.binds:
