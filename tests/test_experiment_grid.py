@@ -218,3 +218,22 @@ def test_editing_one_grid_or_one_compute_in_a_scratch_copy_stales_that_experimen
     after = statuses()
     assert {name for name in after if after[name] != before[name]} == {"crowd"}
     assert after["crowd"]["stale"] == before["crowd"]["fresh"] > 0
+
+
+def test_the_rerun_box_is_short_and_its_call_names_real_parameters():
+    import ast
+    import importlib
+
+    from bandit_lib.infra.rerun import MARKER, rerun_markdown
+
+    for paper in ("ade20", "arena"):
+        text = rerun_markdown(paper)
+        visible, folded = text.split(":::{admonition} Parameters")
+        prose = [line for line in visible.splitlines() if line.strip() and not line.startswith(":")]
+        assert MARKER in visible and len(prose) <= 4, prose
+        call = visible.split("(never the book's): `")[1].split("`")[0]
+        tree = ast.parse(call)  # one line of valid Python: an import and a run
+        module, name = tree.body[0].module, tree.body[0].names[0].name
+        exp = getattr(importlib.import_module(module), name)
+        assert {k.arg for k in tree.body[1].value.keywords} <= set(exp.parameters("quick"))
+        assert ":class: dropdown" in folded and f"data/results/{paper}/" in folded
