@@ -282,11 +282,12 @@ def _function_writes(node: ast.AST) -> set[str]:
     return declared | (bases - locals_)
 
 
-#: Where experiments are declared, and the arguments of a declaration that compute no number: the
-#: units ``plan`` and ``grid`` make are compared record by record (parameters and seed), and the
-#: title, chapter and figures are words. A compute that reads its own or another experiment's
-#: seed (``SYNTHETIC.seed(unit)``) so needs the declaration's paper, name and entropy, not its grid.
+#: Where experiments are declared: ``(module, class)``.
 EXPERIMENT_CLASS = ("bandit_lib.infra.experiment", "Experiment")
+#: The arguments of an experiment's declaration that compute no number: the units ``plan`` and
+#: ``grid`` make are compared record by record (parameters and seed), and the title, chapter and
+#: figures are words. A compute that reads its own or another experiment's seed
+#: (``SYNTHETIC.seed(unit)``) so needs the declaration's paper, name and entropy, not its grid.
 EXPERIMENT_WORDS = frozenset({"plan", "grid", "title", "chapter", "figures"})
 
 
