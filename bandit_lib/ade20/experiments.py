@@ -22,6 +22,10 @@ Every unit draws its instance from a seed named by the setting and the case alon
 instances and rewards of ``arms`` (common random numbers), and every method of a unit shares one
 tape per run. Payloads hold one row per (method, run): pulls, correctness, cap flag, wall time,
 and for ADE its counters and the checks of its guarantees (:mod:`bandit_lib.ade20.theory`).
+
+Each experiment's grid is its ``grid`` (``ARMS.parameters()``: ``n`` and ``cases``), and a run
+may change it: ``ARMS.run(n=(50, 300), cases=3)`` computes that grid into the user's store
+(:mod:`bandit_lib.infra.experiment`), leaving the book's results as they are.
 """
 
 from __future__ import annotations

@@ -101,7 +101,7 @@ def rerun_markdown(paper: str, *, jobs: int = 2) -> str:
     built = (
         f"paper scale, from {cost.records} cached records"
         if profile == "full"
-        else "the quick profile (small instances computed on the spot; the book itself is at paper scale)"
+        else "small instances computed on the spot (the book itself is at paper scale)"
     )
     store = committed_results_root().relative_to(repo_root())
     rows = []
