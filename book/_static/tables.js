@@ -54,3 +54,5 @@ function readableTables() {
 
 document.addEventListener("DOMContentLoaded", readableTables);
 window.addEventListener("load", readableTables); // again once fonts and images have their sizes
+// A fold opened by the reader shows tables that had no size while it was closed.
+document.addEventListener("toggle", readableTables, true);
