@@ -49,6 +49,7 @@ def test_verdict_counts_total_the_papers_and_give_the_share_inconclusive():
     assert table["claims"].tolist() == [2, 3, 5]
     assert table["inconclusive"].tolist() == [1, 2, 3]
     assert table["share inconclusive"].tolist() == ["50%", "67%", "60%"]
+    assert table["share conditional"].tolist() == ["0%", "0%", "0%"]
     with pytest.raises(ValueError, match="no scorecard"):
         verdict_counts(cards, {"c": "C"})
 

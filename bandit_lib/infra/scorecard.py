@@ -524,7 +524,8 @@ BOOK_CHAPTERS = {"foundations": "Foundations (the book's own checks)", "arena": 
 def verdict_counts(cards: Mapping[str, pd.DataFrame], names: Mapping[str, str], *, total: bool = False) -> pd.DataFrame:
     """One row per chapter of ``cards`` (in the order of ``names``, which gives each chapter's label):
     how many of its claims got each verdict, how many are conditional, the number of claims and the
-    share that is inconclusive; with ``total``, a last row summing the chapters."""
+    shares that are inconclusive and conditional (the claims without a single verdict); with
+    ``total``, a last row summing the chapters."""
     missing = [key for key in names if key not in cards]
     if missing:
         raise ValueError(f"no scorecard for chapter(s) {missing}; got {sorted(cards)}")
@@ -542,7 +543,8 @@ def verdict_counts(cards: Mapping[str, pd.DataFrame], names: Mapping[str, str], 
     if total:
         frame.loc[len(frame)] = ["all papers", *frame[[*VERDICTS, "conditional", "claims"]].sum()]
     claims = frame["claims"].where(frame["claims"] > 0)
-    frame["share inconclusive"] = (frame[INCONCLUSIVE] / claims).map(lambda x: "—" if pd.isna(x) else f"{x:.0%}")
+    for name in (INCONCLUSIVE, "conditional"):
+        frame[f"share {name}"] = (frame[name] / claims).map(lambda x: "—" if pd.isna(x) else f"{x:.0%}")
     return frame
 
 
