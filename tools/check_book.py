@@ -561,7 +561,7 @@ def browser_checks(
                     page.screenshot(path=str(shots / f"{shot}-first-screen.png"))
                     page.screenshot(path=str(shots / f"{shot}.png"), full_page=True)
                 page.evaluate(OPEN_FOLDS)
-                page.wait_for_timeout(50)
+                page.wait_for_timeout(300)  # tables refit, and MathJax settles, in the folds just opened
                 measured = page.evaluate(MEASURE)
                 problems.extend(overflow_problems(name, measured))
                 problems.extend(image_problems(name, measured))
