@@ -105,6 +105,22 @@ POLICY = (
         "value is 0 or every method hits its cap, cannot refute the claim, so it cannot confirm it.",
     ),
     (
+        "A claim that holds by construction is inconclusive",
+        "Where the measured statistic is fixed by how the instances were built, not by what the "
+        "algorithm does (an algorithm that stops before it can find an outlier is right exactly on "
+        "the instances generated without one; an intermediate arm that the generator never makes "
+        "an outlier), the row says what fixes it and its verdict is *inconclusive*, in every "
+        "chapter alike: the check would give the same answer for any algorithm.",
+    ),
+    (
+        "A bounded missing part decides where every value of it agrees",
+        "Where part of a claim's evidence cannot be obtained here (a data set we do not have) but is "
+        "bounded (a saving or an accuracy is at most 1, a count at least 0), the claim is judged at "
+        "both ends of that bound: if both give the same verdict, that is the verdict, whatever the "
+        "missing part is; otherwise the claim is *inconclusive*. The row shows the bound and the "
+        "verdict at each end.",
+    ),
+    (
         "The book's own designs are not the paper's",
         "Where the paper's algorithm or setting is unpublished and the book designed one, the row "
         "reports the result and the verdict is *inconclusive*, not *not reproduced*. This never "
@@ -275,6 +291,46 @@ class Hypothesis:
         return f"{self.name}: {'holds' if self.holds else 'VIOLATED'}" + (f" ({self.detail})" if self.detail else "")
 
 
+@dataclass(frozen=True)
+class Bound:
+    """A claim judged over a missing part of its evidence that is bounded (the POLICY's bound rule).
+
+    ``missing`` names what cannot be obtained here ("the Twitter and Yahoo! savings"), ``low`` and
+    ``high`` its range ("each saving ≤ 1"), and ``at_low`` / ``at_high`` the verdicts the claim gets
+    with the missing part at each end (computed by the chapter from its own numbers). The row's
+    verdict is the common one if they agree, else *inconclusive*: :attr:`verdict`."""
+
+    missing: str
+    low: float
+    high: float
+    at_low: str
+    at_high: str
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.missing, str) or not self.missing.strip():
+            raise ValueError(f"a bound must name the missing part; got missing={self.missing!r}")
+        low, high = float(self.low), float(self.high)
+        if not (low <= high):
+            raise ValueError(f"bound on {self.missing!r}: need low <= high; got low={self.low!r}, high={self.high!r}")
+        for name in ("at_low", "at_high"):
+            if getattr(self, name) not in VERDICTS:
+                raise ValueError(
+                    f"bound on {self.missing!r}: {name} must be one of {VERDICTS}; got {getattr(self, name)!r}"
+                )
+
+    @property
+    def verdict(self) -> str:
+        """The claim's verdict whatever the missing part is, or *inconclusive* where it matters."""
+        return self.at_low if self.at_low == self.at_high else INCONCLUSIVE
+
+    def __str__(self) -> str:
+        agree = "the same verdict at both ends" if self.at_low == self.at_high else "different verdicts"
+        return (
+            f"bound: {self.missing} in [{_g(self.low)}, {_g(self.high)}] gives {self.at_low} at {_g(self.low)} "
+            f"and {self.at_high} at {_g(self.high)} ({agree})"
+        )
+
+
 def verdict(
     ok: bool,
     partly: bool = False,
@@ -352,6 +408,8 @@ class Claim:
     hypotheses: tuple[Hypothesis, ...] = field(default=())
     stated: str = ""
     to_decide: str = ""
+    by_construction: str = ""
+    bound: Bound | None = None
 
     def __post_init__(self) -> None:
         if self.verdict not in VERDICTS:
@@ -406,6 +464,21 @@ class Claim:
             )
         if self.role != SENSITIVITY and self.stated:
             raise ValueError(f"stated is for sensitivity rows; got stated={self.stated!r} on a {self.role} row")
+        if not isinstance(self.by_construction, str):
+            raise TypeError(f"by_construction must say what fixes the statistic; got {self.by_construction!r}")
+        if self.by_construction.strip() and self.verdict != INCONCLUSIVE:
+            raise ValueError(
+                f"claim {self.claim!r} holds by construction ({self.by_construction}) and is {self.verdict!r}: "
+                "a check that gives the same answer for any algorithm is inconclusive"
+            )
+        if self.bound is not None:
+            if not isinstance(self.bound, Bound):
+                raise TypeError(f"bound must be a Bound; got {self.bound!r} for claim {self.claim!r}")
+            if self.verdict != self.bound.verdict:
+                raise ValueError(
+                    f"claim {self.claim!r} is {self.verdict!r}, but its bound decides it: {self.bound}; "
+                    f"the verdict must be {self.bound.verdict!r}"
+                )
         if (
             self.role == CLAIM
             and self.verdict == INCONCLUSIVE
@@ -418,10 +491,15 @@ class Claim:
 
     @property
     def conditions(self) -> str:
-        """The gates, hypotheses and stated setting the verdict rests on, as one line."""
+        """The gates, hypotheses, stated setting, bound and construction the verdict rests on, as
+        one line."""
         parts = [str(g) for g in self.gates] + [str(h) for h in self.hypotheses]
         if self.stated:
             parts.append(f"stated: {self.stated}")
+        if self.bound is not None:
+            parts.append(str(self.bound))
+        if self.by_construction:
+            parts.append(f"holds by construction: {self.by_construction}")
         return "; ".join(parts)
 
 
