@@ -246,3 +246,15 @@ def headlines(cards: dict[str, pd.DataFrame], names: dict[str, str]) -> Html:
         for claim in card.attrs.get("headlines", []):
             body.append([text(label), text(claim), badge(verdicts[claim])])
     return _wrap(_table(["Chapter", "Headline claim", "Verdict"], body, [16, 56, 28]))
+
+
+def register(table: pd.DataFrame) -> Html:
+    """The register of shared settings (:func:`bandit_lib.infra.scorecard.register`): one row per
+    setting and chapter, the paper's words and any reason folded under the value."""
+    body = []
+    for row in table.itertuples():
+        items = [("Source", row.source)] + ([("Why it differs", row.why)] if row.why else [])
+        dl = "".join(f"<dt>{name}</dt><dd>{text(value)}</dd>" for name, value in items)
+        detail = f'<details class="row-detail"><summary>source</summary><dl>{dl}</dl></details>'
+        body.append([text(row.setting), text(row.chapter), text(row.treatment), text(row.value) + detail])
+    return _wrap(_table(["Setting", "Chapter", "Treatment", "Value"], body, [22, 14, 22, 42]))

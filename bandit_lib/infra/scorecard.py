@@ -28,7 +28,7 @@ import json
 import os
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from functools import wraps
 from pathlib import Path
 from typing import Any
@@ -638,17 +638,99 @@ def show(card: pd.DataFrame):
 PUBLISH_ENV = "BANDIT_SCORECARDS"
 
 
-def publish(card: pd.DataFrame, chapter: str) -> Path | None:
+# --- the register of settings the chapters share --------------------------------------------------
+#: How a chapter treats a setting: the paper states it and the chapter applies it; states it and the
+#: chapter also shows other values as sensitivity rows; leaves it open, and the chapter's claims get
+#: one row per reading; or the paper has nothing to state and the book designed it.
+STATED, STATED_SENSITIVITY, READING, DESIGNED = (
+    "stated",
+    "stated, with sensitivity rows",
+    "reading",
+    "the book's design",
+)
+TREATMENTS = (STATED, STATED_SENSITIVITY, READING, DESIGNED)
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One setting a chapter's verdicts rest on, as the register of the verdicts page shows it.
+
+    ``name`` is the setting's name across chapters ("interval family and R", "pull cap", "run
+    count", ...), ``treatment`` one of :data:`TREATMENTS`, ``value`` what the chapter uses, and
+    ``source`` the paper's words with their section (for a stated setting), or the passage that
+    leaves it open, or "the paper is silent". Where parallel sentences of two papers get different
+    treatments, ``why`` says why (:func:`register_problems` asks for it)."""
+
+    name: str
+    treatment: str
+    value: str
+    source: str
+    why: str = ""
+
+    def __post_init__(self) -> None:
+        for field_name in ("name", "value", "source"):
+            value = getattr(self, field_name)
+            if not isinstance(value, str) or not value.strip():
+                raise ValueError(f"a setting's {field_name} must be a non-empty string; got {field_name}={value!r}")
+        if self.treatment not in TREATMENTS:
+            raise ValueError(f"setting {self.name!r}: treatment must be one of {TREATMENTS}; got {self.treatment!r}")
+        if not isinstance(self.why, str):
+            raise TypeError(f"setting {self.name!r}: why must be a string; got {self.why!r}")
+
+
+def register(settings: Mapping[str, Sequence[Setting]], names: Mapping[str, str]) -> pd.DataFrame:
+    """The settings that appear in more than one chapter: one row per (setting, chapter) with its
+    treatment, value, source and reason, sorted by setting then by the chapters' order."""
+    rows = []
+    for key, label in names.items():
+        for setting in settings.get(key, ()):
+            if not isinstance(setting, Setting):
+                raise TypeError(f"chapter {key!r}: settings must be Setting objects; got {setting!r}")
+            rows.append(
+                {
+                    "setting": setting.name,
+                    "chapter": label,
+                    "treatment": setting.treatment,
+                    "value": setting.value,
+                    "source": setting.source,
+                    "why": setting.why,
+                }
+            )
+    frame = pd.DataFrame(rows, columns=["setting", "chapter", "treatment", "value", "source", "why"])
+    shared = (
+        frame.groupby("setting")["chapter"].transform("nunique") > 1 if len(frame) else frame["setting"].astype(bool)
+    )
+    order = {label: i for i, label in enumerate(names.values())}
+    frame = frame[shared].assign(_order=lambda d: d["chapter"].map(order))
+    return frame.sort_values(["setting", "_order"], kind="stable").drop(columns="_order").reset_index(drop=True)
+
+
+def register_problems(table: pd.DataFrame) -> list[str]:
+    """Shared settings with two treatments where no chapter says why (the POLICY: parallel sentences
+    get the same treatment, or the register says why not)."""
+    problems = []
+    for name, group in table.groupby("setting", sort=False):
+        if group["treatment"].nunique() > 1 and not group["why"].astype(bool).any():
+            seen = "; ".join(f"{c}: {t}" for c, t in zip(group["chapter"], group["treatment"]))
+            problems.append(f"the setting {name!r} has two treatments and no reason: {seen}")
+    return problems
+
+
+def publish(card: pd.DataFrame, chapter: str, settings: Sequence[Setting] = ()) -> Path | None:
     """Save ``card`` (a :func:`scorecard`) as ``<$BANDIT_SCORECARDS>/<chapter>.json`` for the book's
-    "Verdicts at a glance" page, and return the path; nothing when the variable is unset (a chapter
-    run outside the book build) or the profile is not ``full`` (quick runs are not the book's
-    numbers)."""
+    "Verdicts at a glance" page, with the chapter's ``settings`` for its register, and return the
+    path; nothing when the variable is unset (a chapter run outside the book build) or the profile
+    is not ``full`` (quick runs are not the book's numbers)."""
     from bandit_lib.infra.profiles import current_profile
     from bandit_lib.infra.store import check_key
 
     check_key("chapter", chapter)
     if not isinstance(card, pd.DataFrame) or "verdict" not in card:
         raise TypeError(f"card must be a scorecard DataFrame; got {type(card).__name__}")
+    settings = list(settings)
+    bad = [x for x in settings if not isinstance(x, Setting)]
+    if bad:
+        raise TypeError(f"settings must be Setting objects; got {bad[0]!r}")
     folder = os.environ.get(PUBLISH_ENV)
     if not folder or current_profile() != "full":
         return None
@@ -658,6 +740,7 @@ def publish(card: pd.DataFrame, chapter: str) -> Path | None:
         "chapter": chapter,
         "rows": card.to_dict(orient="records"),
         "headlines": list(card.attrs.get("headlines", [])),
+        "settings": [asdict(x) for x in settings],
     }
     path.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n")
     return path
@@ -677,4 +760,5 @@ def load_published(chapter: str, folder: Path | str | None = None) -> pd.DataFra
     data = json.loads(path.read_text())
     frame = pd.DataFrame(data["rows"])
     frame.attrs["headlines"] = data["headlines"]
+    frame.attrs["settings"] = [Setting(**x) for x in data.get("settings", [])]
     return frame
