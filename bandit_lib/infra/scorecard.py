@@ -648,6 +648,7 @@ STATED, STATED_SENSITIVITY, READING, DESIGNED = (
     "reading",
     "the book's design",
 )
+#: The treatments a :class:`Setting` may have.
 TREATMENTS = (STATED, STATED_SENSITIVITY, READING, DESIGNED)
 
 
