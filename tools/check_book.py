@@ -525,6 +525,7 @@ def browser_checks(
                 executable_path=CHROMIUM, args=CHROMIUM_ARGS, ignore_default_args=["--hide-scrollbars"]
             )
             page = browser.new_page(viewport=VIEWPORT)
+            page.set_default_timeout(180_000)  # long pages on a busy machine: slow, not broken
             outside: list[str] = []
             page.on(
                 "request", lambda r: outside.append(r.url) if not r.url.startswith((base, "data:", "blob:")) else None
