@@ -353,8 +353,14 @@ def _texts(fig):
         if legend.get_visible():
             for t in legend.get_texts():
                 add(t, f"the figure legend entry {t.get_text()[:30]!r}")
+    # fig.texts holds the suptitle and sup-labels too: each text once
+    named = {id(t) for t in (fig._suptitle, fig._supxlabel, fig._supylabel) if t is not None}
     for t in fig.texts:
-        add(t, f"the figure text {t.get_text()[:30]!r}")
+        if id(t) not in named:
+            add(t, f"the figure text {t.get_text()[:30]!r}")
+    for t, name in ((fig._supxlabel, "the figure's x label"), (fig._supylabel, "the figure's y label")):
+        if t is not None:
+            add(t, name)
     return out
 
 
