@@ -61,7 +61,9 @@ def theorem_hypotheses(
             bool(reward_range <= R),
             f"reward range {reward_range:g}, intervals for $R = {R:g}$",
         ),
-        Hypothesis("§3: no arm on the threshold ($\\Delta_{\\min} > 0$)", bool(gap > 0), f"$\\Delta_{{\\min}} = {gap:.3g}$"),
+        Hypothesis(
+            "§3: no arm on the threshold ($\\Delta_{\\min} > 0$)", bool(gap > 0), f"$\\Delta_{{\\min}} = {gap:.3g}$"
+        ),
     ]
     if theorem == "Theorem 1":
         capped_runs = int(capped_runs)
