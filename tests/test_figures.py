@@ -148,3 +148,67 @@ def test_legend_beside_moves_a_covering_legend_off_the_data(whole_figure):
     legend = plotting.legend_beside(axes[0], whole_figure=whole_figure, fontsize="small")
     assert plotting.covered_data(fig) == []
     assert (legend in fig.legends) is whole_figure
+
+
+# --- text a reader can read, series a reader can tell apart ------------------------------------------
+
+
+def test_panel_titles_that_run_into_each_other_are_found():
+    plotting.use_style()
+    fig, axes = plt.subplots(1, 4, figsize=(6, 3), sharey=True)
+    for ax in axes:
+        ax.plot(X, X)
+        ax.set_title("bernoulli, mean 0.05, delta 0.1")
+    found = plotting.clashing_text(fig)
+    assert any("the title of the axes" in line and "runs into the title" in line for line in found), found
+    for ax in axes:
+        ax.set_title("y = 0.05")
+    assert plotting.clashing_text(fig) == []
+
+
+def test_text_too_small_on_the_page_is_found_and_a_figure_drawn_for_the_column_passes():
+    plotting.use_style()
+    fig, ax = plt.subplots(figsize=(6, 3.5))
+    ax.plot(X, X, label="a line")
+    plotting.legend_beside(ax)
+    assert plotting.small_text(fig) == []
+    fig.set_size_inches(16, 3.5)  # shown shrunk to a 680 px box: 10 pt text becomes ~6 px
+    found = plotting.small_text(fig)
+    assert found and all("px on the page" in line for line in found)
+
+
+def test_more_than_eight_series_or_two_series_drawn_alike_are_found():
+    plotting.use_style()
+    fig, ax = plt.subplots(figsize=(6, 3.5))
+    ax.plot(X, X, "o-", color="C0", label="one")
+    ax.plot(X, X**2, "o-", color="C0", label="two")
+    plotting.legend_beside(ax)
+    [line] = plotting.indistinct_series(fig)
+    assert "'one' and 'two' are drawn alike" in line
+    fig, ax = plt.subplots(figsize=(6, 3.5))
+    markers = "os^vD<>ph"
+    for i, marker in enumerate(markers):
+        ax.plot(X, X + i, marker=marker, color=f"C{i}", label=f"series {i}")
+    plotting.legend_beside(ax)
+    [line] = plotting.indistinct_series(fig)
+    assert "9 entries (at most 8)" in line
+
+
+def test_use_style_makes_a_figure_a_reader_cannot_read_raise_when_drawn():
+    plotting.use_style()
+    fig, ax = plt.subplots(figsize=(6, 3.5))
+    ax.plot(X, X, color="C0", label="RR")
+    ax.plot(X, X**2, color="C0", label="WRR")
+    plotting.legend_beside(ax)
+    with pytest.raises(plotting.FigureOverlap, match="'RR' and 'WRR' are drawn alike"):
+        fig.canvas.draw()
+
+
+def test_a_figure_title_is_one_text_not_two():
+    plotting.use_style()
+    fig, axes = plt.subplots(1, 2, figsize=(6, 3))
+    for ax in axes:
+        ax.plot(X, X)
+    fig.suptitle("a title over both panels")
+    fig.supxlabel("pulls")
+    assert plotting.clashing_text(fig) == []

@@ -603,16 +603,40 @@ class Results:
         seconds (:func:`bandit_lib.infra.store.compute_seconds`)."""
         return float(sum(compute_seconds(data) for _, data in self.entries))
 
-    def provenance(self) -> dict[str, Any]:
-        """Code versions and dates of the records (for a figure's caption or a table)."""
+    def provenance(self) -> Provenance:
+        """Code versions and dates of the records (for a figure's caption or a table): a dict that
+        prints as a sentence."""
         commits = sorted({str(d.get("code", {}).get("git")) for _, d in self.entries})
         created = sorted(d.get("created", "") for _, d in self.entries)
-        return {
-            "experiment": self.experiment.id,
-            "profile": self.profile,
-            "units": len(self.entries),
-            "fingerprint": self.experiment.fingerprint(),
-            "commits": commits,
-            "created": (created[0], created[-1]) if created else None,
-            "compute_seconds": round(self.compute_seconds, 1),
-        }
+        return Provenance(
+            {
+                "experiment": self.experiment.id,
+                "profile": self.profile,
+                "units": len(self.entries),
+                "fingerprint": self.experiment.fingerprint(),
+                "commits": commits,
+                "created": (created[0], created[-1]) if created else None,
+                "compute_seconds": round(self.compute_seconds, 1),
+            }
+        )
+
+
+class Provenance(dict):
+    """Where a table's numbers come from (:meth:`Results.provenance`), printed as a sentence."""
+
+    def __str__(self) -> str:
+        created = self.get("created")
+        when = ""
+        if created:
+            first, last = (c[:10] for c in created)
+            when = f", computed {first}" + (f" to {last}" if last != first else "")
+        commits = [c.split("+")[0][:10] + ("+dirty" if c.endswith("+dirty") else "") for c in self.get("commits", [])]
+        code = f" by commit {commits[0]}" if len(commits) == 1 else f" by {len(commits)} commits" if commits else ""
+        seconds = float(self.get("compute_seconds", 0.0))
+        cost = f"{seconds / 60:.1f} CPU min" if seconds >= 90 else f"{seconds:.0f} CPU s"
+        return (
+            f"{self['experiment']}: {self['units']} units of the {self['profile']} profile{when}{code} "
+            f"(code fingerprint {str(self['fingerprint'])[:12]}), {cost} of compute"
+        )
+
+    __repr__ = __str__

@@ -4,12 +4,21 @@ Call :func:`use_style` once at the top of a notebook. Colours are fixed per meth
 RR is the same colour in every chapter; :func:`method_color` gives unknown names a stable colour.
 Figures drawn from a synthetic stand-in of a real data set carry :func:`mark_synthetic`.
 
-Every figure pyplot makes after :func:`use_style` is checked each time it is drawn: a legend that
-covers plotted data (a line through it, points, error bars or bars under it) raises
-:class:`FigureOverlap`, naming the legend and what it covers (:func:`covered_data` finds them from
-matplotlib's artists as drawn). In a notebook the figure is then replaced by that error, so
-``make test`` (nbval) and ``make check-book`` fail on it. ``BANDIT_FIGURE_CHECK=0`` turns the check
-off for an interactive session. :func:`legend_beside` puts a legend where it can cover nothing.
+Every figure pyplot makes after :func:`use_style` is checked each time it is drawn, for what a
+reader of the book could not read (each a :class:`FigureOverlap`, naming what is wrong):
+
+* a legend that covers plotted data (a line through it, points, error bars or bars under it;
+  :func:`covered_data` finds them from matplotlib's artists as drawn);
+* text that runs into other text (two panel titles, crowded tick labels; :func:`clashing_text`);
+* text smaller than :data:`MIN_TEXT_PX` pixels on the page: the book shows a figure at its drawn
+  size, or shrunk to the text column (:data:`COLUMN_PX` wide), so a figure drawn wider than the
+  column needs larger text (:func:`small_text`);
+* more than :data:`MAX_SERIES` legend entries in one panel, or two entries drawn alike (the same
+  colour, marker and line style), which a reader cannot tell apart (:func:`indistinct_series`).
+
+In a notebook the figure is then replaced by that error, so ``make test`` (nbval) and ``make
+check-book`` fail on it. ``BANDIT_FIGURE_CHECK=0`` turns the checks off for an interactive
+session. :func:`legend_beside` puts a legend where it can cover nothing.
 """
 
 from __future__ import annotations
@@ -23,7 +32,7 @@ import numpy as np
 import seaborn as sns
 from matplotlib.cbook import STEP_LOOKUP_MAP
 from matplotlib.collections import LineCollection, PathCollection
-from matplotlib.container import BarContainer
+from matplotlib.container import BarContainer, Container
 from matplotlib.path import Path
 from matplotlib.transforms import Bbox
 
@@ -151,7 +160,8 @@ def watch_overlaps(fig) -> None:
 
 
 def _check_drawn(event) -> None:
-    problems = covered_data(event.canvas.figure, event.renderer)
+    fig, renderer = event.canvas.figure, event.renderer
+    problems = covered_data(fig, renderer)
     if problems:
         raise FigureOverlap(
             "a legend covers plotted data, so the reader cannot read one or the other:\n  "
@@ -160,6 +170,21 @@ def _check_drawn(event) -> None:
             "axes, fig.legend(loc='outside right center') beside a row of panels (BANDIT_FIGURE_CHECK=0 turns this "
             "check off)"
         )
+    for find, advice in (
+        (clashing_text, "shorten the texts, rotate the tick labels, or give the panels more room"),
+        (small_text, f"draw the figure at most {COLUMN_PX} px wide (figsize × dpi), or its text larger"),
+        (
+            indistinct_series,
+            f"facet the panel (at most {MAX_SERIES} series each) and give each series its own colour, "
+            "marker or line style",
+        ),
+    ):
+        found = find(fig, renderer)
+        if found:
+            raise FigureOverlap(
+                "a reader could not read this figure:\n  " + "\n  ".join(found) + f"\n{advice} "
+                "(BANDIT_FIGURE_CHECK=0 turns this check off)"
+            )
 
 
 def covered_data(fig, renderer=None) -> list[str]:
@@ -279,3 +304,183 @@ def _data(ax, renderer):
                 named(container, "the bars"),
                 lambda box, bs=boxes: any(b.overlaps(box) and b.width > 0 and b.height > 0 for b in bs),
             )
+
+
+# --- text a reader can read, series a reader can tell apart ------------------------------------------
+#: The narrowest box the book shows a figure in at a 1400 px window: the text column (836 px) less a
+#: cell's or a box's margins (a figure in the chapter's answer box gets 689 px). A figure drawn wider
+#: is shown shrunk to its box, its text with it; tools/check_book.py checks that no figure is shown
+#: narrower than this (or than drawn).
+COLUMN_PX = 680
+#: The smallest text, in pixels as shown on the page, that a figure may carry.
+MIN_TEXT_PX = 9.0
+#: The most series (legend entries) one panel may show: beyond it colours repeat and the eye gives up.
+MAX_SERIES = 8
+
+
+def _texts(fig):
+    """The visible, non-empty texts of ``fig`` with a name for each: titles, axis labels, tick
+    labels, legend entries and other text artists."""
+    out = []
+
+    def add(t, name):
+        if t is not None and t.get_visible() and t.get_text().strip():
+            out.append((name, t))
+
+    if fig._suptitle is not None:
+        add(fig._suptitle, "the figure title")
+    for ax in fig.axes:
+        where = _axes_name(ax)
+        add(ax.title, f"the title of {where}")
+        add(ax._left_title, f"the left title of {where}")
+        add(ax._right_title, f"the right title of {where}")
+        add(ax.xaxis.label, f"the x label of {where}")
+        add(ax.yaxis.label, f"the y label of {where}")
+        for axis, letter in ((ax.xaxis, "x"), (ax.yaxis, "y")):
+            lo, hi = sorted(axis.get_view_interval())
+            span = (hi - lo) * 1e-9
+            for tick in axis.get_major_ticks() + axis.get_minor_ticks():
+                # only the ticks drawn: matplotlib keeps some outside the view
+                if tick.get_visible() and tick.label1.get_visible() and lo - span <= tick.get_loc() <= hi + span:
+                    add(tick.label1, f"the {letter} tick label {tick.label1.get_text()!r} of {where}")
+        for t in ax.texts:
+            add(t, f"the text {t.get_text()[:30]!r} in {where}")
+        legend = ax.get_legend()
+        if legend is not None and legend.get_visible():
+            for t in legend.get_texts():
+                add(t, f"the legend entry {t.get_text()[:30]!r} of {where}")
+    for legend in fig.legends:
+        if legend.get_visible():
+            for t in legend.get_texts():
+                add(t, f"the figure legend entry {t.get_text()[:30]!r}")
+    # fig.texts holds the suptitle and sup-labels too: each text once
+    named = {id(t) for t in (fig._suptitle, fig._supxlabel, fig._supylabel) if t is not None}
+    for t in fig.texts:
+        if id(t) not in named:
+            add(t, f"the figure text {t.get_text()[:30]!r}")
+    for t, name in ((fig._supxlabel, "the figure's x label"), (fig._supylabel, "the figure's y label")):
+        if t is not None:
+            add(t, name)
+    return out
+
+
+def clashing_text(fig, renderer=None) -> list[str]:
+    """Pairs of texts of ``fig`` that overlap as drawn (more than :data:`TOLERANCE_PX` into each other)."""
+    renderer = _renderer(fig, renderer)
+    boxes = []
+    for name, t in _texts(fig):
+        try:
+            box = t.get_window_extent(renderer)
+        except (RuntimeError, ValueError):
+            continue
+        if box.width > 0 and box.height > 0 and np.isfinite(box.extents).all():
+            boxes.append((name, box))
+    found = []
+    for i, (a, ba) in enumerate(boxes):
+        for b, bb in boxes[i + 1 :]:
+            w = min(ba.x1, bb.x1) - max(ba.x0, bb.x0)
+            h = min(ba.y1, bb.y1) - max(ba.y0, bb.y0)
+            if w > TOLERANCE_PX and h > TOLERANCE_PX:
+                found.append(f"{a} runs into {b}")
+    return found
+
+
+def _shown_scale(fig, renderer) -> float:
+    """How much the page shrinks ``fig``: 1, or the column's width over the figure's drawn width
+    (its tight box, as the notebook saves it)."""
+    try:
+        width = fig.get_tightbbox(renderer).width * fig.dpi
+    except (RuntimeError, ValueError, AttributeError):
+        width = fig.get_figwidth() * fig.dpi
+    return min(1.0, COLUMN_PX / width) if width > 0 else 1.0
+
+
+def small_text(fig, renderer=None) -> list[str]:
+    """Texts of ``fig`` that would be smaller than :data:`MIN_TEXT_PX` pixels on the page."""
+    renderer = _renderer(fig, renderer)
+    scale = _shown_scale(fig, renderer)
+    found = []
+    for name, t in _texts(fig):
+        shown = t.get_fontsize() * fig.dpi / 72.0 * scale
+        if shown < MIN_TEXT_PX - 1e-9:
+            found.append(
+                f"{name} is {shown:.1f} px on the page (drawn at {t.get_fontsize():.1f} pt, shown at {scale:.0%})"
+            )
+    # one line per kind of text is enough to act on
+    seen, out = set(), []
+    for line in found:
+        key = line.split(" is ")[0].split(" '")[0]
+        if key not in seen:
+            seen.add(key)
+            out.append(line)
+    return out
+
+
+def _style(handle) -> tuple:
+    """What tells a legend entry apart: its colour, marker and line style (hatch for patches)."""
+    from matplotlib.colors import to_hex
+
+    def colour(c):
+        try:
+            arr = np.asarray(c, float)
+            if arr.ndim == 2:
+                arr = arr[0] if len(arr) else np.zeros(4)
+            return to_hex(arr, keep_alpha=False)
+        except (TypeError, ValueError):
+            try:
+                return to_hex(c, keep_alpha=False)
+            except (TypeError, ValueError):
+                return str(c)
+
+    if isinstance(handle, Container):  # error bars: their data line; bars: their first bar
+        children = [c for c in (handle.lines[0] if hasattr(handle, "lines") else None,) if c is not None]
+        children += list(getattr(handle, "patches", ()))[:1]
+        return _style(children[0]) if children else (repr(handle),)
+    if hasattr(handle, "get_color") and hasattr(handle, "get_marker"):  # Line2D
+        ls = handle.get_linestyle() if handle.get_linewidth() > 0 else "None"
+        return (colour(handle.get_color()), str(handle.get_marker()), str(ls))
+    if hasattr(handle, "get_facecolor"):  # patches, collections
+        hatch = handle.get_hatch() if hasattr(handle, "get_hatch") else None
+        paths = handle.get_paths() if hasattr(handle, "get_paths") else []
+        marker = str(len(paths[0].vertices)) if len(paths) else ""
+        return (colour(handle.get_facecolor()), marker, str(hatch))
+    return (repr(handle),)
+
+
+def indistinct_series(fig, renderer=None) -> list[str]:
+    """Panels (and figure legends) with more than :data:`MAX_SERIES` legend entries, or with two
+    entries drawn alike (same colour, marker and line style)."""
+    legends = [(f"the legend of {_axes_name(ax)}", ax.get_legend()) for ax in fig.axes if ax.get_legend()]
+    legends += [("the figure legend", leg) for leg in fig.legends]
+    # the artists the entries stand for (a legend draws an error bar's entry as its bars alone)
+    originals: dict[str, object] = {}
+    for ax in fig.axes:
+        for handle, label in zip(*ax.get_legend_handles_labels()):
+            originals.setdefault(label, handle)
+    found = []
+    for what, legend in legends:
+        if not legend.get_visible():
+            continue
+        entries = [
+            (t.get_text(), originals.get(t.get_text(), h))
+            for t, h in zip(legend.get_texts(), legend.legend_handles)
+            if h is not None
+        ]
+        entries = [(label, h) for label, h in entries if label.strip()]
+        if len(entries) > MAX_SERIES:
+            found.append(f"{what} has {len(entries)} entries (at most {MAX_SERIES})")
+        seen: dict[tuple, str] = {}
+        for label, handle in entries:
+            key = _style(handle)
+            if key in seen and seen[key] != label:
+                found.append(f"{what}: {seen[key]!r} and {label!r} are drawn alike ({', '.join(key)})")
+            seen.setdefault(key, label)
+    return found
+
+
+def _renderer(fig, renderer):
+    if renderer is None:
+        with fig.canvas.callbacks.blocked(signal="draw_event"):
+            fig.draw_without_rendering()
+        renderer = fig.canvas.get_renderer()
+    return renderer
