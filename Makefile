@@ -43,11 +43,12 @@ help:
 	@echo "make check       is every cached result present and fresh? one line per experiment, a total and a verdict [PAPER=<key>]"
 	@echo "make fuzz        property tests with random examples, ROUNDS times (failures saved to tests/hypothesis-examples)"
 	@echo "make data        fetch and check polblogs into data/raw (or POLBLOGS=<local .gml or .zip>)"
-	@echo "make lab         JupyterLab on 127.0.0.1, in notebooks/: each chapter's .md opens as a notebook"
-	@echo "make chapter     run one chapter: CHAPTER=<key> [PROFILE=quick|full], into .cache/chapters/<key>.ipynb"
+	@echo "make lab         JupyterLab on 127.0.0.1, in notebooks/: each chapter's .md opens as a notebook [CHAPTER=<key>: opens make chapter's output]"
+	@echo "make chapter     run one chapter: CHAPTER=<key> [PROFILE=quick|full], into build/chapters/<profile>/<key>.ipynb and .html"
 	@echo "make bench       performance benchmarks (reference vs fast engines)"
 	@echo "make check-book  check the built book in headless Chromium (needs Debian's chromium: apt-get install chromium)"
 	@echo "make sync        regenerate notebooks/*.ipynb from their MyST sources"
+	@echo "make env         create .venv with the pinned requirements and bandit_lib installed (editable); every target does it first"
 	@echo "make lock        pin requirements.in into requirements.txt and environment.yml, keeping current pins [UPGRADE=1]"
 	@echo "make clean       remove build outputs and caches (keeps .venv and data/results)"
 
@@ -92,7 +93,7 @@ book: $(STAMP)
 LINTED := bandit_lib tests tools benchmarks
 # Each notebook runs whole on one worker (--dist loadfile), its cells in order, in the quick profile.
 NBVAL  := -p no:randomly --nbval-lax --nbval-current-env --nbval-cell-timeout=600
-PYTEST := $(TEST_ENV) BANDIT_RESULTS=$$(mktemp -d) $(PY) -m pytest -n 2 --dist loadfile --durations=10
+PYTEST := $(TEST_ENV) BANDIT_RESULTS=$$(mktemp -d) BANDIT_USER_RESULTS=$$(mktemp -d) $(PY) -m pytest -n 2 --dist loadfile --durations=10
 # Before the tests: the linter, then numba's largest kernels compiled once (tests/precompile.py).
 define LINT_AND_PRECOMPILE
 $(VENV)/bin/ruff check $(LINTED)
@@ -129,18 +130,25 @@ POLBLOGS ?=
 data: $(STAMP)
 	$(PY) tools/data.py $(if $(POLBLOGS),--polblogs $(POLBLOGS))
 
-# JupyterLab from the project's environment; chapters (notebooks/*.md) open as notebooks (jupytext).
-lab: $(STAMP)
-	$(PY) tools/lab.py
-
-# One chapter, executed in the quick profile (small instances, under a minute) or PROFILE=full (the
-# cached results), into .cache/chapters/<key>.ipynb; the repository's paired notebook is untouched.
+# JupyterLab from the project's environment; chapters (notebooks/*.md) open as notebooks (jupytext),
+# their MyST rendered (jupyterlab-myst). CHAPTER=<key> opens what `make chapter` wrote for PROFILE
+# (the chapter's source if it has not run yet).
 CHAPTER ?=
 PROFILE ?= quick
+lab: $(STAMP)
+	$(PY) tools/lab.py $(if $(CHAPTER),--chapter $(CHAPTER) --profile $(PROFILE))
+
+# One chapter, executed in the quick profile (small instances, under a minute) or PROFILE=full (the
+# cached results), into build/chapters/<profile>/<key>.ipynb and its HTML page <key>.html: each
+# profile has its own folder, and the repository's paired notebook is untouched.
+CHAPTER_OUT = build/chapters/$(PROFILE)
 chapter: $(STAMP)
 	@test -f notebooks/$(CHAPTER).md || { echo "usage: make chapter CHAPTER=<key> [PROFILE=quick|full]; keys: $$(cd notebooks && ls *.md | sed 's/\.md//' | tr '\n' ' ')"; exit 2; }
-	@mkdir -p .cache/chapters
-	$(KERNELS) BANDIT_PROFILE=$(PROFILE) $(VENV)/bin/jupytext --to ipynb --execute notebooks/$(CHAPTER).md -o .cache/chapters/$(CHAPTER).ipynb
+	@case "$(PROFILE)" in quick|full) ;; *) echo "PROFILE must be quick or full; got PROFILE=$(PROFILE)"; exit 2;; esac
+	@mkdir -p $(CHAPTER_OUT)
+	$(KERNELS) BANDIT_PROFILE=$(PROFILE) $(VENV)/bin/jupytext --to ipynb --execute notebooks/$(CHAPTER).md -o $(CHAPTER_OUT)/$(CHAPTER).ipynb
+	$(VENV)/bin/jupyter nbconvert --log-level WARN --to html $(CHAPTER_OUT)/$(CHAPTER).ipynb --output-dir $(CHAPTER_OUT)
+	@echo "wrote $(CHAPTER_OUT)/$(CHAPTER).ipynb (open it with: make lab CHAPTER=$(CHAPTER) PROFILE=$(PROFILE)) and $(CHAPTER_OUT)/$(CHAPTER).html (open it in a browser)"
 
 reproduce: $(STAMP)
 	BANDIT_PROFILE=$(or $(BANDIT_PROFILE),full) $(PY) -m bandit_lib.reproduce --paper $(PAPER) --jobs $(JOBS) \

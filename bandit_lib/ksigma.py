@@ -52,7 +52,14 @@ def _scaled(y: np.ndarray) -> tuple[float, float, float, np.ndarray]:
 
 
 def ksigma_threshold(y, k: float) -> float:
-    """theta = mean(y) + k * std(y, ddof=0); an error if theta overflows a float."""
+    """theta = mean(y) + k * std(y, ddof=0); an error if theta overflows a float.
+
+    Example:
+
+    >>> from bandit_lib import ksigma_threshold
+    >>> round(ksigma_threshold([0.1, 0.2, 0.25, 0.3, 0.9], 1.5), 4)
+    0.7743
+    """
     y = check_vector("y", y)
     k = check_nonnegative("k", k)
     if _plain(y):
@@ -68,7 +75,14 @@ def ksigma_threshold(y, k: float) -> float:
 
 
 def ksigma_outliers(y, k: float, *, inclusive: bool = False) -> np.ndarray:
-    """Sorted indices of the arms above the k-sigma threshold (``>=`` if ``inclusive``)."""
+    """Sorted indices of the arms above the k-sigma threshold (``>=`` if ``inclusive``).
+
+    Example:
+
+    >>> from bandit_lib import ksigma_outliers
+    >>> ksigma_outliers([0.1, 0.2, 0.25, 0.3, 0.9], 1.5).tolist()
+    [4]
+    """
     y = check_vector("y", y)
     if _plain(y):
         theta = ksigma_threshold(y, k)
@@ -82,7 +96,14 @@ def ksigma_outliers(y, k: float, *, inclusive: bool = False) -> np.ndarray:
 
 
 def ksigma_gaps(y, k: float) -> np.ndarray:
-    """Delta_i = ``|y_i - theta|``, the distance of each arm to the threshold; an error on overflow."""
+    """Delta_i = ``|y_i - theta|``, the distance of each arm to the threshold; an error on overflow.
+
+    Example:
+
+    >>> from bandit_lib import ksigma_gaps
+    >>> ksigma_gaps([0.1, 0.2, 0.25, 0.3, 0.9], 1.5).round(3).tolist()
+    [0.674, 0.574, 0.524, 0.474, 0.126]
+    """
     y = check_vector("y", y)
     if _plain(y):
         return np.abs(y - ksigma_threshold(y, k))

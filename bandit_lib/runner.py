@@ -40,6 +40,19 @@ class Instance:
 
     ``reward="bernoulli"`` (means in [0, 1]), ``"gaussian"`` (with ``sigma``) or ``"replay"``
     (rewards drawn with replacement from ``samples[i]``; the means are the sample means).
+    ``instance.tape(seed)`` is a fresh reward tape of it (one per run).
+
+    Example:
+
+    >>> from bandit_lib import Instance
+    >>> inst = Instance([0.1, 0.2, 0.25, 0.3, 0.9])
+    >>> tape = inst.tape(seed=1)
+    >>> tape.n_arms, tape.pull(4), tape.counts.tolist()
+    (5, 1.0, [0, 0, 0, 0, 1])
+    >>> Instance([0.1, 1.5])
+    Traceback (most recent call last):
+    ...
+    ValueError: means must be finite within [0.0, 1.0]; got means[1]=1.5
     """
 
     means: np.ndarray

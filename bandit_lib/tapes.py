@@ -335,14 +335,33 @@ def _base(kind: int, keys: np.ndarray, means: np.ndarray, scale: float, seed, va
 
 
 def bernoulli_tape(means: Sequence[float] | np.ndarray, seed: SeedLike | None) -> RewardTape:
-    """Tape of Bernoulli(y_i) rewards; ``means`` must lie in [0, 1]."""
+    """Tape of Bernoulli(y_i) rewards; ``means`` must lie in [0, 1].
+
+    The same seed gives the same rewards, whatever order the arms are pulled in: arm i's j-th pull
+    is a function of the seed, i and j.
+
+    Example:
+
+    >>> from bandit_lib import bernoulli_tape
+    >>> tape = bernoulli_tape([0.1, 0.9], seed=1)
+    >>> [tape.pull(1) for _ in range(5)], tape.counts.tolist()
+    ([0.0, 1.0, 1.0, 1.0, 1.0], [0, 5])
+    """
     means = check_vector("means", means, low=0.0, high=1.0)
     ss = as_seed_sequence(seed)
     return _base(BERNOULLI, _arm_keys(ss, len(means), _TAPE_DOMAIN), means, 0.0, ss)
 
 
 def gaussian_tape(means: Sequence[float] | np.ndarray, sigma: float, seed: SeedLike | None) -> RewardTape:
-    """Tape of N(y_i, sigma^2) rewards."""
+    """Tape of N(y_i, sigma^2) rewards.
+
+    Example:
+
+    >>> from bandit_lib import gaussian_tape
+    >>> tape = gaussian_tape([0.0, 1.0], 0.5, seed=1)
+    >>> round(tape.pull(0), 3), tape.n_arms
+    (-0.256, 2)
+    """
     means = check_vector("means", means)
     sigma = check_nonnegative("sigma", sigma)
     ss = as_seed_sequence(seed)

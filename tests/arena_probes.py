@@ -11,6 +11,7 @@ probe, with the reason. The probes run in a worker process, each under a timeout
 
 from __future__ import annotations
 
+import importlib
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -23,9 +24,7 @@ from bandit_lib.arena import (
     anytime,
     efficiency,
     experiments,
-    frank_wolfe,
     glr,
-    lower_bound,
     report,
     secular,
     suite,
@@ -34,6 +33,10 @@ from bandit_lib.arena import (
     yardstick,
 )
 from bandit_lib.tapes import bernoulli_tape, gaussian_tape, replay_tape
+
+# the package exports the functions lower_bound and frank_wolfe: their modules by their full names
+lower_bound = importlib.import_module("bandit_lib.arena.lower_bound")
+frank_wolfe = importlib.import_module("bandit_lib.arena.frank_wolfe")
 
 NAN, INF = math.nan, math.inf
 
@@ -672,8 +675,6 @@ add(
     lambda: experiments.compute_efficiency(seed, "planted", 20, 1, "Top-Two", 1, 0, [0.1], 1),
     err(r"horizon"),
 )
-for fname in ("plan_suite", "plan_bounds", "plan_correctness", "plan_efficiency"):
-    add(f"experiments.{fname}", "profile unknown", lambda f=fname: getattr(experiments, f)("huge"), err(r"profile"))
 seed = np.random.SeedSequence(0)
 add(
     "experiments.compute_suite",
@@ -887,6 +888,11 @@ EXEMPT = {
 
     ],
     "argument check of the detectors, probed through every detector above": ["anytime.check_cs"],
+    "a registered experiment's plan, called through Experiment.units (which checks the profile and the grid's "
+    "names and shapes: tests/test_experiment_grid.py); compute checks every unit's values": [
+        "experiments.plan_suite", "experiments.plan_bounds", "experiments.plan_correctness",
+        "experiments.plan_efficiency",
+    ],
     "a frozen dataclass of results (no arguments to check)": [
         "lower_bound.ArmValues", "lower_bound.Characteristic", "yardstick.Certificate", "suite.Cell", "suite.Detector",
     ],

@@ -1,11 +1,11 @@
 """The O(n) Gaussian inner solver (bandit_lib.arena.secular) against lower_bound's eigendecomposition."""
 
+import importlib
 import math
 
 import numpy as np
 import pytest
 
-from bandit_lib.arena import lower_bound as lb
 from bandit_lib.arena.secular import (
     arm_centred_nb,
     arm_minimiser_nb,
@@ -18,6 +18,9 @@ from bandit_lib.arena.secular import (
     multiplier_of_node,
     outlier_mask,
 )
+
+# the package exports the function lower_bound; its module by its full name
+lb = importlib.import_module("bandit_lib.arena.lower_bound")
 
 
 @pytest.fixture(autouse=True)

@@ -106,7 +106,7 @@ def test_the_full_plan_runs_every_detector_ten_times_per_cell_and_every_sampler_
 
     from bandit_lib.arena import experiments as ax
 
-    units = ax.plan_suite("full")
+    units = ax.SUITE_EXPERIMENT.units("full")
     runs = Counter()
     for u in units:
         assert u.params["runs"] == (10 if u.params["n"] <= ax.SMALL_N else 1), u.key
@@ -131,7 +131,7 @@ def test_the_efficiency_plan_covers_two_generators_and_delta_down_to_1e_300():
     from bandit_lib.arena import efficiency as ef
     from bandit_lib.arena import experiments as ax
 
-    units = ax.plan_efficiency("full")
+    units = ax.EFFICIENCY.units("full")
     assert {u.params["family"] for u in units} == {"planted", "window"}
     assert {u.params["sampler"] for u in units} == set(ef.SAMPLERS)
     assert all(min(u.params["deltas"]) == 1e-300 and u.params["runs"] >= 20 for u in units)

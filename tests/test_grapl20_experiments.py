@@ -42,7 +42,7 @@ def test_trial_blocks_cover_the_trials_in_order_within_the_unit_budget(trials, p
 @pytest.mark.parametrize("profile", ["quick", "full"])
 @pytest.mark.parametrize("costed, experiment", [(costed_synthetic, SYNTHETIC), (costed_fig3, FIG3)])
 def test_plans_cut_streams_into_blocks_planned_longest_first(profile, costed, experiment):
-    planned = costed(profile)
+    planned = costed(**experiment.parameters(profile))
     units = experiment.units(profile)
     assert [u.key for u in units] == [u.key for _, u in sorted(planned, key=lambda cu: -cu[0])]
     # a block of one trial cannot be cut further (Fig. 3's GrAPL runs: predicted 40 s)

@@ -72,7 +72,7 @@ def test_the_jester_experiment_reads_a_local_copy(tmp_path, monkeypatch):
 
     path = write_jester_csv(jester_like(9, n_users=1200), tmp_path / "jester-data-1.csv")
     monkeypatch.setenv(uig_jester.JESTER_ENV, str(path))
-    units = uig_jester.plan_jester("quick")
+    units = uig_jester.JESTER.units("quick")
     assert all(u.params["data"] == str(path) for u in units)
     out = uig_jester.compute_jester(
         derive(6, "t"),

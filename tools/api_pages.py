@@ -4,9 +4,10 @@
     python tools/api_pages.py --check  # exit 1 if a page is out of date (tests/test_project_files.py)
 
 One page per part of bandit_lib: the shared numerics, each chapter's package, and the
-infrastructure. Each page holds the package's docstring (its index) and one ``automodule`` per
-module, the private fast engines (``_engine``) included, since the chapters point readers to them.
-Signatures and docstrings come from the code itself, so the reference cannot drift from it.
+infrastructure. Each page holds the package's docstring (its index and its short imports) and one
+``automodule`` per public module; private modules (``_engine``, ``_samplers_engine``: the fast
+engines, whose public functions document them) are left out. Signatures, docstrings and their
+examples come from the code itself, so the reference cannot drift from it.
 """
 
 from __future__ import annotations
@@ -40,11 +41,17 @@ TITLES = {
 def _public_modules(package: str, path: list[str]) -> list[str]:
     found = []
     for info in sorted(pkgutil.iter_modules(path), key=lambda m: m.name):
+        if info.name.startswith("_"):
+            continue  # private: documented through the public functions that use it
         name = f"{package}.{info.name}"
         found.append(name)
         if info.ispkg:
             found += _public_modules(name, [str(Path(path[0]) / info.name)])
     return found
+
+
+def _is_package(module: str) -> bool:
+    return (Path(bandit_lib.__file__).parent.parent / module.replace(".", "/") / "__init__.py").is_file()
 
 
 def pages() -> dict[str, str]:
@@ -69,7 +76,10 @@ def pages() -> dict[str, str]:
             "",
         ]
         for module in parts[part]:
-            lines += [f"## `{module}`", "", "```{eval-rst}", f".. automodule:: {module}", "   :members:", "```", ""]
+            # a package's __all__ lists its short imports, documented where they are defined (and a
+            # function named like its module, ``bandit_lib.zhuang17.rr``, would be described twice)
+            options = ["   :members:"] + (["   :ignore-module-all:"] if _is_package(module) else [])
+            lines += [f"## `{module}`", "", "```{eval-rst}", f".. automodule:: {module}", *options, "```", ""]
         out[part] = "\n".join(lines)
     return out
 

@@ -1,13 +1,18 @@
 """`make lab`: JupyterLab from the project's environment, to rerun a chapter cell by cell.
 
-    python tools/lab.py [--port N] [--token T]
+    python tools/lab.py [--port N] [--token T] [--chapter KEY [--profile quick|full]]
 
 It serves the repository on 127.0.0.1 only and opens in ``notebooks/``. Jupytext's contents
 manager (a server extension installed with jupytext) makes each chapter's ``notebooks/<key>.md``
 a notebook: it opens as one (double-click), runs in the project's kernel, and saving writes both
 paired files (the ``.md`` source and the ``.ipynb``). JupyterLab prints the address with its
 token when it is ready. The profile is ``BANDIT_PROFILE`` as everywhere (``full`` by default: the
-cached results; ``BANDIT_PROFILE=quick make lab`` for the small instances).
+cached results; ``BANDIT_PROFILE=quick make lab`` for the small instances). The chapters' MyST
+(roles such as ``{cite:t}`` and ``{prf:ref}``, directives) renders through jupyterlab-myst.
+
+``--chapter KEY`` (``make lab CHAPTER=KEY [PROFILE=...]``) opens the notebook ``make chapter``
+wrote for that profile, ``build/chapters/<profile>/<KEY>.ipynb``, or the chapter's source
+``notebooks/<KEY>.md`` if it has not run yet.
 """
 
 from __future__ import annotations
@@ -28,7 +33,19 @@ SETTINGS = {
 }
 
 
-def command(port: int | None, token: str | None) -> list[str]:
+def chapter_file(key: str, profile: str) -> Path:
+    """What ``--chapter`` opens, relative to the repository: ``make chapter``'s notebook for
+    ``profile``, else the chapter's source."""
+    if not (ROOT / "notebooks" / f"{key}.md").is_file():
+        keys = sorted(p.stem for p in (ROOT / "notebooks").glob("*.md"))
+        raise SystemExit(f"no chapter {key!r}; chapters: {' '.join(keys)}")
+    if profile not in ("quick", "full"):
+        raise SystemExit(f"profile must be quick or full; got profile={profile!r}")
+    built = Path("build") / "chapters" / profile / f"{key}.ipynb"
+    return built if (ROOT / built).is_file() else Path("notebooks") / f"{key}.md"
+
+
+def command(port: int | None, token: str | None, open_file: Path | None = None) -> list[str]:
     """The JupyterLab command line (the test of `make lab` starts exactly this)."""
     args = [
         str(Path(sys.executable).with_name("jupyter")),
@@ -44,6 +61,9 @@ def command(port: int | None, token: str | None) -> list[str]:
         args += [f"--port={port}", "--ServerApp.port_retries=0"]
     if token is not None:
         args.append(f"--IdentityProvider.token={token}")
+    if open_file is not None:
+        # the address JupyterLab prints (and / redirects to) opens the file in its viewer
+        args.append(f"--LabApp.default_url=/lab/tree/{open_file.as_posix()}")
     return args
 
 
@@ -60,9 +80,14 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--port", type=int, default=None, help="default: 8888, or the next free port")
     parser.add_argument("--token", default=None, help="default: a random token, printed with the address")
+    parser.add_argument("--chapter", default=None, help="open this chapter's `make chapter` notebook (or its source)")
+    parser.add_argument("--profile", default="quick", help="the profile of the --chapter notebook (quick or full)")
     args = parser.parse_args(argv)
     write_settings()
-    args_list = command(args.port, args.token)
+    opened = chapter_file(args.chapter, args.profile) if args.chapter else None
+    if opened is not None:
+        print(f"opening {opened}", flush=True)
+    args_list = command(args.port, args.token, opened)
     os.execv(args_list[0], args_list)
     return 0  # not reached
 

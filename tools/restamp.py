@@ -18,14 +18,18 @@ two steps, and restamps nothing that fails either:
    subprocess) gives each experiment's fingerprint, import closure, unit parameters and seeds.
    The record must carry exactly that fingerprint, and the parameters and seed that both REV's
    and the current plan give the unit.
-2. *The code that computed it is unchanged.* The experiment's import closure is the same set of
-   modules at REV and now, and every module's docstring-free syntax tree is identical (comments
-   and docstrings are all that may differ).
+2. *The code the current fingerprint covers is unchanged.* The current fingerprint algorithm
+   (this checkout's ``bandit_lib/infra/fingerprint.py``, loaded alone in REV's subprocess) gives
+   REV's code and the current code the same fingerprint: since a digest is a hash of the code it
+   covers, that code is identical (comments and docstrings are all that may differ in it; code it
+   does not cover, such as another experiment's grid, may differ). And it covers no module that
+   REV's fingerprint did not: the current algorithm's import closure at REV is inside REV's own.
 
 Then the record's payload, parameters, seed, commit and timings are kept, its ``fingerprint``
 becomes the current one, and a ``restamped`` entry says from which fingerprint and REV.
-Use it when the fingerprint is computed differently (as when it became a Merkle digest), never
-to bless a change of code: a code change is proved only by recomputing (``make reproduce``).
+Use it when the fingerprint is computed differently (as when it became a Merkle digest, and when
+it came to cover an experiment's ``compute`` alone rather than its whole module), never to bless
+a change of code: a code change is proved only by recomputing (``make reproduce``).
 """
 
 from __future__ import annotations
@@ -45,24 +49,25 @@ sys.path.insert(0, str(ROOT))
 
 # Runs inside REV's tree: REV's registry and fingerprint, whichever layout REV has.
 _PROBE = r"""
-import json, sys
-try:
-    from bandit_lib.infra.registry import all_experiments
-    from bandit_lib.infra.fingerprint import import_closure
-except ImportError:
-    from bandit_lib.infra.registry import all_experiments
-    from bandit_lib.infra.fingerprint import import_closure
-try:
-    from bandit_lib.infra.store import normalise
-except ImportError:
-    from bandit_lib.infra.store import normalise
+import importlib.util, json, sys
+from bandit_lib.infra.registry import all_experiments
+from bandit_lib.infra.fingerprint import import_closure
+from bandit_lib.infra.store import normalise
 from bandit_lib.seeding import describe
+# the current fingerprint algorithm (argv[1]), run over REV's code
+spec = importlib.util.spec_from_file_location("_current_fingerprint", sys.argv[1])
+current = importlib.util.module_from_spec(spec)
+sys.modules[spec.name] = current
+spec.loader.exec_module(current)
 out = {}
 for e in all_experiments():
-    closure = {m: str(p) for m, p in import_closure(e.compute.__module__).items()}
+    module, name = e.compute.__module__, e.compute.__name__
+    closure = {m: str(p) for m, p in import_closure(module).items()}
     out[e.id] = {
         "fingerprint": e.fingerprint(),
         "closure": closure,
+        "current": f"{current.code_fingerprint(module, name)}.v{e.version}",
+        "current_closure": sorted(current.import_closure(module, name)),
         "units": {u.key: {"params": normalise(u.params), "seed": normalise(describe(e.seed(u)))} for u in e.units("full")},
     }
 json.dump(out, sys.stdout)
@@ -86,7 +91,10 @@ def probe(rev: str, workdir: Path) -> tuple[str, dict]:
     with tarfile.open(archive) as tar:
         tar.extractall(tree, filter="data")
     env = {**os.environ, "PYTHONPATH": str(tree), "BANDIT_PROGRESS": "0", "PYTHONDONTWRITEBYTECODE": "1"}
-    done = subprocess.run([sys.executable, "-c", _PROBE], cwd=tree, env=env, check=True, capture_output=True, text=True)
+    current = ROOT / "bandit_lib" / "infra" / "fingerprint.py"
+    done = subprocess.run(
+        [sys.executable, "-c", _PROBE, str(current)], cwd=tree, env=env, check=True, capture_output=True, text=True
+    )
     return commit, json.loads(done.stdout)
 
 
@@ -117,11 +125,17 @@ def main(argv: list[str] | None = None) -> int:
             if then is None:
                 print(f"{exp.id}: not registered at {args.rev}; nothing to restamp")
                 continue
-            now_closure = import_closure(exp.compute.__module__)
-            changed = sorted(set(now_closure) ^ set(then["closure"])) or [
-                m for m in sorted(now_closure) if _code(now_closure[m]) != _code(Path(then["closure"][m]))
-            ]
             fingerprint = exp.fingerprint()
+            changed = []
+            if then["current"] != fingerprint:
+                now_closure = import_closure(exp.compute.__module__, exp.compute.__name__)
+                changed = sorted(set(now_closure) ^ set(then["current_closure"])) or [
+                    m
+                    for m in sorted(now_closure)
+                    if m in then["closure"] and _code(now_closure[m]) != _code(Path(then["closure"][m]))
+                ]
+                changed = changed or ["the code the fingerprint covers"]
+            wider = sorted(set(then["current_closure"]) - set(then["closure"]))
             for unit in exp.units("full"):
                 record = store.read(exp.paper, exp.name, unit.key)
                 expected = {"params": normalise(unit.params), "seed": normalise(describe(exp.seed(unit)))}
@@ -133,6 +147,8 @@ def main(argv: list[str] | None = None) -> int:
                     continue
                 elif changed:
                     why = f"code changed since {args.rev} in {changed[:4]}"
+                elif wider:
+                    why = f"the current fingerprint covers modules that {args.rev}'s did not: {wider[:4]}"
                 elif then["units"].get(unit.key) != expected:
                     why = f"the unit's parameters or seed at {args.rev} differ from the current plan"
                 elif record.data["fingerprint"] != then["fingerprint"]:

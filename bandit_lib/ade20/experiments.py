@@ -22,6 +22,10 @@ Every unit draws its instance from a seed named by the setting and the case alon
 instances and rewards of ``arms`` (common random numbers), and every method of a unit shares one
 tape per run. Payloads hold one row per (method, run): pulls, correctness, cap flag, wall time,
 and for ADE its counters and the checks of its guarantees (:mod:`bandit_lib.ade20.theory`).
+
+Each experiment's grid is its ``grid`` (``ARMS.parameters()``: ``n`` and ``cases``), and a run
+may change it: ``ARMS.run(n=(50, 300), cases=3)`` computes that grid into the user's store
+(:mod:`bandit_lib.infra.experiment`), leaving the book's results as they are.
 """
 
 from __future__ import annotations
@@ -215,8 +219,8 @@ def compute_illustration(seed, k: float, delta: float, trace_points: int) -> dic
     }
 
 
-def plan_illustration(profile: str) -> list[Unit]:
-    return [Unit("fixed", {"k": 2.0, "delta": DELTA, "trace_points": 20})]
+def plan_illustration(k: float, trace_points: int) -> list[Unit]:
+    return [Unit("fixed", {"k": k, "delta": DELTA, "trace_points": trace_points})]
 
 
 ILLUSTRATION = Experiment(
@@ -225,6 +229,7 @@ ILLUSTRATION = Experiment(
     title="ADE's double exploration on a fixed instance",
     compute=compute_illustration,
     plan=plan_illustration,
+    grid={profile: {"k": 2.0, "trace_points": 20} for profile in ("quick", "full")},
     entropy=ENTROPY,
     chapter=CHAPTER,
     figures=(
@@ -269,8 +274,8 @@ CASES = {"quick": 2, "full": 10}
 COMPARED = PAPER_METHODS + OTHER_FAMILY + OTHER_READINGS
 
 
-def plan_arms(profile: str) -> list[Unit]:
-    return _synthetic_units([(n, 2.5, 0.1, 0.2) for n in ARMS_N[profile]], CASES[profile], COMPARED)
+def plan_arms(n: tuple[int, ...], cases: int) -> list[Unit]:
+    return _synthetic_units([(size, 2.5, 0.1, 0.2) for size in n], cases, COMPARED)
 
 
 ARMS = Experiment(
@@ -279,6 +284,7 @@ ARMS = Experiment(
     title="Samples against the number of arms (uniform means)",
     compute=compute_synthetic,
     plan=plan_arms,
+    grid={profile: {"n": ARMS_N[profile], "cases": CASES[profile]} for profile in ("quick", "full")},
     entropy=ENTROPY,
     chapter=CHAPTER,
     figures=(Figure("Fig. 2(a)", "Average pulls of ADE, RR and WRR against n; k = 2.5, Delta_min in [0.1, 0.2]"),),
@@ -287,9 +293,8 @@ ARMS = Experiment(
 GAP_WINDOWS = {"quick": ((0.119, 0.121),), "full": ((0.059, 0.061), (0.089, 0.091), (0.119, 0.121))}
 
 
-def plan_gaps(profile: str) -> list[Unit]:
-    cases = 1 if profile == "quick" else CASES[profile]
-    return _synthetic_units([(900, 2.0, lo, hi) for lo, hi in GAP_WINDOWS[profile]], cases, COMPARED)
+def plan_gaps(windows: tuple[tuple[float, float], ...], cases: int) -> list[Unit]:
+    return _synthetic_units([(900, 2.0, lo, hi) for lo, hi in windows], cases, COMPARED)
 
 
 GAPS = Experiment(
@@ -298,14 +303,18 @@ GAPS = Experiment(
     title="Samples against Delta_min (uniform means, n = 900)",
     compute=compute_synthetic,
     plan=plan_gaps,
+    grid={
+        "quick": {"windows": GAP_WINDOWS["quick"], "cases": 1},
+        "full": {"windows": GAP_WINDOWS["full"], "cases": CASES["full"]},
+    },
     entropy=ENTROPY,
     chapter=CHAPTER,
     figures=(Figure("Fig. 2(b)", "Average pulls of ADE, RR and WRR against Delta_min; n = 900, k = 2"),),
 )
 
 
-def plan_sensitivity(profile: str) -> list[Unit]:
-    return _synthetic_units([(n, 2.5, 0.1, 0.2) for n in ARMS_N[profile]], CASES[profile], ABLATIONS)
+def plan_sensitivity(n: tuple[int, ...], cases: int) -> list[Unit]:
+    return _synthetic_units([(size, 2.5, 0.1, 0.2) for size in n], cases, ABLATIONS)
 
 
 SENSITIVITY = Experiment(
@@ -314,6 +323,7 @@ SENSITIVITY = Experiment(
     title="Ablations on the Fig. 2(a) instances",
     compute=compute_synthetic,
     plan=plan_sensitivity,
+    grid={profile: {"n": ARMS_N[profile], "cases": CASES[profile]} for profile in ("quick", "full")},
     entropy=ENTROPY,
     chapter=CHAPTER,
     figures=(
@@ -357,15 +367,15 @@ CROWD_RUNS = {"quick": {"hcb": 1, "stand-in": 1}, "full": {"hcb": 10, "stand-in"
 CROWD_METHODS = {"hcb": COMPARED, "stand-in": PAPER_METHODS + OTHER_FAMILY}
 
 
-def plan_crowd(profile: str) -> list[Unit]:
+def plan_crowd(runs: int, stand_in_runs: int, k: tuple[float, ...]) -> list[Unit]:
     return [
         Unit(
-            f"data={data},k={k},run={r}",
-            {"k": k, "run": r, "delta": DELTA, "methods": list(CROWD_METHODS[data]), "data": data},
+            f"data={data},k={kk},run={r}",
+            {"k": kk, "run": r, "delta": DELTA, "methods": list(CROWD_METHODS[data]), "data": data},
         )
-        for data, runs in CROWD_RUNS[profile].items()
-        for k in (2.0, 3.0)
-        for r in range(runs)
+        for data, count in {"hcb": runs, "stand-in": stand_in_runs}.items()
+        for kk in k
+        for r in range(count)
     ]
 
 
@@ -375,6 +385,10 @@ CROWD = Experiment(
     title="Worker error rates (HCB, and the HCB-like stand-in), k = 2 and 3",
     compute=compute_crowd,
     plan=plan_crowd,
+    grid={
+        profile: {"runs": CROWD_RUNS[profile]["hcb"], "stand_in_runs": CROWD_RUNS[profile]["stand-in"], "k": (2.0, 3.0)}
+        for profile in ("quick", "full")
+    },
     entropy=ENTROPY,
     chapter=CHAPTER,
     figures=(
@@ -402,8 +416,7 @@ def compute_correctness(seed, case: int, runs: int, delta: float) -> dict:
     return {"rows": rows}
 
 
-def plan_correctness(profile: str) -> list[Unit]:
-    cases, runs = (3, 2) if profile == "quick" else (20, 8)
+def plan_correctness(cases: int, runs: int) -> list[Unit]:
     return [Unit(f"case={c}", {"case": c, "runs": runs, "delta": DELTA}) for c in range(cases)]
 
 
@@ -413,6 +426,7 @@ CORRECTNESS = Experiment(
     title="Theorem 1: ADE's error rate on planted instances",
     compute=compute_correctness,
     plan=plan_correctness,
+    grid={"quick": {"cases": 3, "runs": 2}, "full": {"cases": 20, "runs": 8}},
     entropy=ENTROPY,
     chapter=CHAPTER,
     figures=(Figure("Theory (T1)", "Empirical error rate and interval coverage of ADE against delta"),),
@@ -421,9 +435,8 @@ CORRECTNESS = Experiment(
 SLOPE_CENTRES = {"quick": (0.14, 0.2), "full": (0.07, 0.1, 0.14, 0.2, 0.28)}
 
 
-def plan_gap_slope(profile: str) -> list[Unit]:
-    cases = 1 if profile == "quick" else 3
-    settings = [(30, 2.0, round(c - 0.003, 3), round(c + 0.003, 3)) for c in SLOPE_CENTRES[profile]]
+def plan_gap_slope(centres: tuple[float, ...], cases: int) -> list[Unit]:
+    settings = [(30, 2.0, round(c - 0.003, 3), round(c + 0.003, 3)) for c in centres]
     return _synthetic_units(settings, cases, ["ADE"])
 
 
@@ -433,6 +446,10 @@ GAP_SLOPE = Experiment(
     title="Theorem 2's shape: ADE's pulls against Delta_min",
     compute=compute_synthetic,
     plan=plan_gap_slope,
+    grid={
+        "quick": {"centres": SLOPE_CENTRES["quick"], "cases": 1},
+        "full": {"centres": SLOPE_CENTRES["full"], "cases": 3},
+    },
     entropy=ENTROPY,
     chapter=CHAPTER,
     figures=(Figure("Theory (T2)", "ADE's pulls against Delta_min on log-log axes, with the explicit bound"),),

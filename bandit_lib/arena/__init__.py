@@ -33,4 +33,21 @@ r"""ARENA: every detector against the lower bound (k-sigma outlier identificatio
 ``_samplers_engine`` holds the block engine and the numba pieces the samplers share (private).
 Every detector has a readable reference and a numba engine that takes the same decisions on the
 same tape (``engine="reference"`` / ``"fast"``).
+Short imports (each with an example in its docstring)::
+
+    from bandit_lib.arena import (rr_glr, track_and_stop, top_two, frank_wolfe, rr_cs, wrr_cs,
+                                  lower_bound, optimal_weights)
+
+``bandit_lib.arena.lower_bound`` and ``bandit_lib.arena.frank_wolfe`` are then the functions;
+their modules stay importable by their full names (``from bandit_lib.arena.lower_bound import
+kl_delta``).
 """
+
+from bandit_lib.arena.anytime import rr_cs, wrr_cs
+from bandit_lib.arena.frank_wolfe import frank_wolfe
+from bandit_lib.arena.glr import rr_glr
+from bandit_lib.arena.lower_bound import lower_bound, optimal_weights
+from bandit_lib.arena.toptwo import top_two
+from bandit_lib.arena.tracking import track_and_stop
+
+__all__ = ["rr_glr", "track_and_stop", "top_two", "frank_wolfe", "rr_cs", "wrr_cs", "lower_bound", "optimal_weights"]

@@ -519,7 +519,16 @@ def rr_cs(
 ) -> Outcome:
     """RR-CS: round-robin, stopped when no arm's time-uniform box overlaps the threshold interval
     (checked once per round of n pulls); see the module docstring. Without a ``cap``, a degenerate
-    instance is refused."""
+    instance is refused. ``sigma=0.5``: rewards in [0, 1] are 1/2-sub-Gaussian.
+
+    Example (the instance of :func:`~bandit_lib.arena.tracking.track_and_stop`'s example):
+
+    >>> from bandit_lib.arena import rr_cs
+    >>> from bandit_lib.tapes import gaussian_tape
+    >>> out = rr_cs(gaussian_tape([0.1, 0.2, 0.25, 0.3, 0.9], 0.5, seed=1), k=1.5, delta=0.1)
+    >>> out.output.tolist(), out.pulls, out.capped
+    ([4], 21625, False)
+    """
     n, k, delta, cap, sigma, code, C = check_cs(tape, k, delta, cap, sigma, interval, engine, "RR-CS")
     if engine == "reference":
         return rr_cs_reference(tape, k, cap, sigma, code, C)
@@ -541,7 +550,16 @@ def wrr_cs(
     engine: str = "fast",
 ) -> Outcome:
     """WRR-CS: ZHUANG17's WRR stride scheduling (weight ``rho``, default rho*(n, k, delta)) with
-    the time-uniform boxes; the full stop check once per n pulls (module docstring)."""
+    the time-uniform boxes; the full stop check once per n pulls (module docstring).
+
+    Example (the instance of :func:`~bandit_lib.arena.tracking.track_and_stop`'s example):
+
+    >>> from bandit_lib.arena import wrr_cs
+    >>> from bandit_lib.tapes import gaussian_tape
+    >>> out = wrr_cs(gaussian_tape([0.1, 0.2, 0.25, 0.3, 0.9], 0.5, seed=1), k=1.5, delta=0.1)
+    >>> out.output.tolist(), out.pulls, out.capped
+    ([4], 20410, False)
+    """
     n, k, delta, cap, sigma, code, C = check_cs(tape, k, delta, cap, sigma, interval, engine, "WRR-CS")
     rho = rho_star(n, k, delta) if rho is None else check_real("rho", rho)
     if rho < 1:

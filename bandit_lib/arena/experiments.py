@@ -132,16 +132,18 @@ def _slug(name: str) -> str:
     return re.sub(r"[^A-Za-z0-9._=+]+", "-", name).strip("-")
 
 
-def _cells(profile: str) -> list[tuple[str, int, int, int]]:
+def _cells(profile: str) -> tuple[tuple[str, int, int, int], ...]:
+    """The profile's cells ``(family, n, case, runs)``: every case of :data:`SUITE`'s rows; the
+    quick profile runs one case per row (:data:`QUICK_CASE` at n = 20)."""
     profile = check_choice("profile", profile, tuple(SUITE))
     if profile == "quick":
-        return [(family, n, QUICK_CASE if n == 20 else 0, runs) for family, n, _, runs in SUITE[profile]]
-    return [(family, n, case, runs) for family, n, cases, runs in SUITE[profile] for case in range(cases)]
+        return tuple((family, n, QUICK_CASE if n == 20 else 0, runs) for family, n, _, runs in SUITE[profile])
+    return tuple((family, n, case, runs) for family, n, cases, runs in SUITE[profile] for case in range(cases))
 
 
-def plan_suite(profile: str) -> list[Unit]:
+def plan_suite(cells) -> list[Unit]:
     units = []
-    for family, n, case, runs in _cells(profile):
+    for family, n, case, runs in cells:
         per = RUNS_PER_UNIT_SMALL if n <= SMALL_N else 1
         for name in detectors_for(n):
             for first in range(0, runs, per):
@@ -158,6 +160,7 @@ SUITE_EXPERIMENT = Experiment(
     title="Every detector on the instance suite",
     compute=compute_suite,
     plan=plan_suite,
+    grid={profile: {"cells": _cells(profile)} for profile in SUITE},
     entropy=ENTROPY,
     chapter=CHAPTER,
     figures=(
@@ -192,13 +195,13 @@ EXACT = {"quick": (), "full": (("planted", 20, 0),)}
 EXACT_RTOL = 0.1
 
 
-def plan_bounds(profile: str) -> list[Unit]:
+def plan_bounds(cells, exact) -> list[Unit]:
     return [
         Unit(
             f"{family},n={n},case={case}",
-            {"family": family, "n": n, "case": case, "delta": DELTA, "exact": (family, n, case) in EXACT[profile]},
+            {"family": family, "n": n, "case": case, "delta": DELTA, "exact": (family, n, case) in exact},
         )
-        for family, n, case, _ in _cells(profile)
+        for family, n, case, *_ in cells
     ]
 
 
@@ -208,6 +211,9 @@ BOUNDS = Experiment(
     title="The yardstick of every cell: certified bounds on T*",
     compute=compute_bounds,
     plan=plan_bounds,
+    grid={
+        profile: {"cells": tuple(cell[:3] for cell in _cells(profile)), "exact": EXACT[profile]} for profile in SUITE
+    },
     entropy=ENTROPY,
     chapter=CHAPTER,
     figures=(Figure("Factor", "Pulls over the lower bound against n"),),
@@ -254,16 +260,15 @@ def compute_correctness(seed, detector: str, first: int, runs: int, delta: float
     }
 
 
-def plan_correctness(profile: str) -> list[Unit]:
-    profile = check_choice("profile", profile, tuple(CORRECTNESS_RUNS))
+def plan_correctness(detectors, runs: int) -> list[Unit]:
     per = CORRECTNESS_UNIT
     return [
         Unit(
-            f"{_slug(name)},runs={first}-{first + min(per, total - first) - 1}",
-            {"detector": name, "first": first, "runs": min(per, total - first), "delta": DELTA},
+            f"{_slug(name)},runs={first}-{first + min(per, runs - first) - 1}",
+            {"detector": name, "first": first, "runs": min(per, runs - first), "delta": DELTA},
         )
-        for name, total in CORRECTNESS_RUNS[profile].items()
-        for first in range(0, total, per)
+        for name in detectors
+        for first in range(0, runs, per)
     ]
 
 
@@ -273,6 +278,9 @@ CORRECTNESS = Experiment(
     title="delta-correctness of the GLR detectors",
     compute=compute_correctness,
     plan=plan_correctness,
+    grid={
+        profile: {"detectors": tuple(runs), "runs": max(runs.values())} for profile, runs in CORRECTNESS_RUNS.items()
+    },
     entropy=ENTROPY,
     chapter=CHAPTER,
     figures=(Figure("Correctness", "Error rate of RR-GLR and Track-and-Stop against delta"),),
@@ -332,10 +340,9 @@ def compute_efficiency(
     return {"T_lo": T[0], "T_hi": T[1], "allocation": allocation, "stopping": stopping}
 
 
-def plan_efficiency(profile: str) -> list[Unit]:
+def plan_efficiency(cells, seeds: int, horizon: int, deltas, runs: int) -> list[Unit]:
     from bandit_lib.arena.efficiency import SAMPLERS
 
-    profile = check_choice("profile", profile, tuple(EFFICIENCY_CELLS))
     return [
         Unit(
             f"{family},n={n},case={case},{_slug(sampler)}",
@@ -344,13 +351,13 @@ def plan_efficiency(profile: str) -> list[Unit]:
                 "n": n,
                 "case": case,
                 "sampler": sampler,
-                "seeds": EFFICIENCY_SEEDS[profile],
-                "horizon": EFFICIENCY_HORIZON[profile],
-                "deltas": list(STOPPING_DELTAS[profile]),
-                "runs": STOPPING_RUNS[profile],
+                "seeds": seeds,
+                "horizon": horizon,
+                "deltas": list(deltas),
+                "runs": runs,
             },
         )
-        for family, n, case in EFFICIENCY_CELLS[profile]
+        for family, n, case in cells
         for sampler in SAMPLERS
     ]
 
@@ -361,6 +368,16 @@ EFFICIENCY = Experiment(
     title="Asymptotic efficiency of the samplers: the allocation with the stop off, and tau / (T* beta) as delta -> 0",
     compute=compute_efficiency,
     plan=plan_efficiency,
+    grid={
+        profile: {
+            "cells": EFFICIENCY_CELLS[profile],
+            "seeds": EFFICIENCY_SEEDS[profile],
+            "horizon": EFFICIENCY_HORIZON[profile],
+            "deltas": STOPPING_DELTAS[profile],
+            "runs": STOPPING_RUNS[profile],
+        }
+        for profile in EFFICIENCY_CELLS
+    },
     entropy=ENTROPY,
     chapter=CHAPTER,
     figures=(

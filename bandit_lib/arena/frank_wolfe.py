@@ -55,7 +55,7 @@ so it is the r-subdifferential of the lower model :math:`\min_j\mathrm{lb}_j`. *
 average of the maximiser's iterates, a fixed deterministic scheme with no library solver.
 **Sampling** (line 13): the paper's sampling step may be randomised (drawing the arm from the FW
 iterate); here it is deterministic, C-tracking of the cumulative FW iterates :math:`S`, by blocks
-(:mod:`~bandit_lib.arena._samplers_engine`). Forced pulls add their own arm to S, so :math:`S-N`
+(``bandit_lib.arena._samplers_engine``). Forced pulls add their own arm to S, so :math:`S-N`
 moves only through the iterates.
 
 **Re-solving** (``every``, ``lazy``): lines 7-11 cost :math:`O(nG)` for the bounds, one exact O(n)
@@ -67,7 +67,7 @@ robin). The stop is checked at the end of every block (``check_every``, default 
 valid for any allocation, so neither schedule touches delta-correctness.
 
 **Engines.** ``engine="reference"`` runs the loop above in Python, pulling one reward at a time
-with ``tape.pull``; its decisions use the numba pieces of :mod:`~bandit_lib.arena._samplers_engine`
+with ``tape.pull``; its decisions use the numba pieces of ``bandit_lib.arena._samplers_engine``
 (the same functions the fast engine calls) and its GLR stop is
 :func:`bandit_lib.arena.glr.should_stop`. ``engine="fast"`` (default) runs the blocks in numba with
 the same decisions (tested pull for pull). ``Outcome.info``: ``stop``, the last check's statistic
@@ -106,7 +106,16 @@ def frank_wolfe(
     or ``"none"``; ``every`` (default n) and ``lazy``: the re-solve schedule; ``check_every``
     (default n): the block length, where the stop is checked; ``game_steps``: Hedge rounds of the
     game (line 11); ``threshold``: the GLR threshold (default KK21 Gaussian; any callable
-    ``(t, n, delta) -> float``, which the fast engine then asks in Python at every check)."""
+    ``(t, n, delta) -> float``, which the fast engine then asks in Python at every check).
+
+    Example (the instance of :func:`~bandit_lib.arena.tracking.track_and_stop`'s example):
+
+    >>> from bandit_lib.arena import frank_wolfe
+    >>> from bandit_lib.tapes import gaussian_tape
+    >>> out = frank_wolfe(gaussian_tape([0.1, 0.2, 0.25, 0.3, 0.9], 0.5, seed=1), k=1.5, delta=0.1)
+    >>> out.output.tolist(), out.pulls, out.capped
+    ([4], 920, False)
+    """
     custom = threshold is not None
     a = eng.check_sampler(tape, k, delta, cap, threshold, sub_gaussian, check_every, every, engine, stop, interval)
     params = {"game_steps": check_int("game_steps", game_steps, minimum=1), "lazy": eng.check_lazy(lazy)}

@@ -1,7 +1,7 @@
 r"""The Gaussian inner problem of :mod:`bandit_lib.arena.lower_bound` in O(n) per evaluation, without
 an eigendecomposition: the numba layer that :mod:`~bandit_lib.arena.lower_bound`,
 :mod:`~bandit_lib.arena.yardstick`, :mod:`~bandit_lib.arena.glr`, :mod:`~bandit_lib.arena.tracking`
-and the samplers' engine (:mod:`~bandit_lib.arena._samplers_engine`) all call.
+and the samplers' engine (``bandit_lib.arena._samplers_engine``) all call.
 
 **Public API** (numba unless said). One arm: :func:`arm_value_nb`, :func:`arm_minimiser_nb` (any
 means), :func:`arm_centred_nb` (centred means, caller's work arrays: no allocation),

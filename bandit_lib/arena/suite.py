@@ -244,7 +244,7 @@ _H, _AC = HoeffdingCI(R=1.0), AgrestiCoullCI()
 #: the GLR stop and the per-arm confidence sequences treat rewards in [0, 1] as 1/2-sub-Gaussian
 SUB_GAUSSIAN = 0.5
 _GLR_STOP = "GLR, KK21 threshold over all n arms"
-#: the adaptive samplers re-solve on a schedule (:mod:`bandit_lib.arena._samplers_engine`), so their
+#: the adaptive samplers re-solve on a schedule (``bandit_lib.arena._samplers_engine``), so their
 #: cost per pull no longer grows linearly with n; with the GLR stop they run up to this n: at
 #: n = 10^4 its threshold, linear in n, makes a run cost more than the budget (one run per cell at
 #: most 60 s; D-tracking's GLR run at 10^4 passes 10^9 pulls, minutes), while with the per-arm

@@ -59,7 +59,7 @@ it is a heuristic adaptation): an over-pulled leader's own gradient falls and it
 What it reaches is measured by :func:`bandit_lib.arena.efficiency.allocation_efficiency`.
 
 **Re-solving** (``every``, ``lazy``): lines 7-9 cost :math:`O(nG)` for the lower bounds of all
-arms plus one exact O(n) solve per candidate (:mod:`~bandit_lib.arena._samplers_engine`), at most once per
+arms plus one exact O(n) solve per candidate (``bandit_lib.arena._samplers_engine``), at most once per
 ``every`` pulls (default n) and, once :math:`t>\text{every}/\text{lazy}`, once per growth of t by
 the fraction ``lazy`` (:math:`\ln(T/t_0)/\text{lazy}` re-solves in all), so the amortised cost
 per pull falls as 1/t; between re-solves a block costs O(n) bookkeeping (about a round of round
@@ -68,7 +68,7 @@ valid for any allocation, so neither schedule touches delta-correctness.
 
 **Engines.** ``engine="reference"`` runs the loop above in Python, pulling one reward at a time
 with ``tape.pull``; its decisions use the numba pieces of
-:mod:`~bandit_lib.arena._samplers_engine` (the same functions the fast engine calls) and its GLR
+``bandit_lib.arena._samplers_engine`` (the same functions the fast engine calls) and its GLR
 stop is :func:`bandit_lib.arena.glr.should_stop`. ``engine="fast"`` (default) runs the blocks in
 numba with the same decisions (tested pull for pull), handing to ``should_stop`` the GLR checks
 it cannot settle. ``Outcome.info``: ``stop``, the last check's statistic (GLR: ``Z`` and
@@ -124,7 +124,16 @@ def top_two(
     :mod:`~bandit_lib.arena.anytime`) or ``"none"``; ``every`` (default n) and ``lazy``: the
     re-solve schedule; ``check_every`` (default n): the block length, where the stop is checked;
     ``threshold``: the GLR threshold (default KK21 Gaussian; any callable ``(t, n, delta) -> float``,
-    which the fast engine then asks in Python at every check)."""
+    which the fast engine then asks in Python at every check).
+
+    Example (the instance of :func:`~bandit_lib.arena.tracking.track_and_stop`'s example):
+
+    >>> from bandit_lib.arena import top_two
+    >>> from bandit_lib.tapes import gaussian_tape
+    >>> out = top_two(gaussian_tape([0.1, 0.2, 0.25, 0.3, 0.9], 0.5, seed=1), k=1.5, delta=0.1)
+    >>> out.output.tolist(), out.pulls, out.capped
+    ([4], 890, False)
+    """
     custom = threshold is not None
     a = eng.check_sampler(tape, k, delta, cap, threshold, sub_gaussian, check_every, every, engine, stop, interval)
     params = {"beta": check_beta(beta), "rule": check_choice("rule", rule, RULES), "lazy": eng.check_lazy(lazy)}

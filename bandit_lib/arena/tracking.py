@@ -24,7 +24,7 @@ The allocation's efficiency is *measured* (:mod:`bandit_lib.arena.efficiency`).
                         onto {w_i >= eps_t = (n^2 + t)^{-1/2} / 2}
 
 The per-step rules of the paper (pull argmax_i (t w_i - N_i), or argmax_i (sum_s w^eps_s,i - N_i))
-are applied to a block at a time (:mod:`~bandit_lib.arena._samplers_engine`): with m = n, a block
+are applied to a block at a time (``bandit_lib.arena._samplers_engine``): with m = n, a block
 costs O(n) bookkeeping, about a round of round robin, and its pulls keep each count within one
 pull of its share. ``w*(mu_hat)`` is computed at the empirical means. ``weights="gaussian"`` (the
 suite's choice) computes the target under the Gaussian divergence (sigma = 1/2, the sub-Gaussian
@@ -139,10 +139,21 @@ def track_and_stop(
     ``screen`` only affects the reference's GLR statistic (same decisions).
 
     ``engine="fast"`` (the default) takes the reference's decisions with the numba block engine of
-    :mod:`~bandit_lib.arena._samplers_engine`; it needs ``weights="gaussian"`` and the Gaussian
+    ``bandit_lib.arena._samplers_engine``; it needs ``weights="gaussian"`` and the Gaussian
     divergence, and the reference runs otherwise (``Outcome.info["engine"]`` says which ran;
     ``info["w_updates"]``: target computations). A custom ``threshold=`` callable is evaluated in
-    Python at every check (slower, same decisions)."""
+    Python at every check (slower, same decisions).
+
+    Example (five Gaussian arms, one outlier at k = 1.5; the arena's setting, ``weights="gaussian"``,
+    which runs the fast engine):
+
+    >>> from bandit_lib.arena import track_and_stop
+    >>> from bandit_lib.tapes import gaussian_tape
+    >>> tape = gaussian_tape([0.1, 0.2, 0.25, 0.3, 0.9], 0.5, seed=1)
+    >>> out = track_and_stop(tape, k=1.5, delta=0.1, weights="gaussian")
+    >>> out.output.tolist(), out.pulls, out.capped, out.info["engine"]
+    ([4], 915, False, 'fast')
+    """
     custom = threshold is not None
     n, k, delta, cap, divergence, sigma, threshold = check_detector(tape, k, delta, cap, threshold, sub_gaussian)
     tracking = check_choice("tracking", tracking, TRACKINGS)

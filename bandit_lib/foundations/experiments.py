@@ -85,8 +85,7 @@ def compute_coverage(seed, reward: str, mean: float, reps: int, grid: list[int],
     return {"rows": rows}
 
 
-def plan_coverage(profile: str) -> list[Unit]:
-    cfg = PROFILES[profile]
+def plan_coverage(**cfg) -> list[Unit]:
     grid = m_grid(cfg["m_max"], cfg["points"])
     units = [
         Unit(
@@ -106,6 +105,7 @@ COVERAGE = Experiment(
     title="Empirical coverage of the confidence radii",
     compute=compute_coverage,
     plan=plan_coverage,
+    grid={profile: PROFILES[profile] for profile in PROFILES},
     entropy=20261122,
     chapter="notebooks/foundations",
     figures=(Figure("Fig. F.1", "Empirical coverage of each confidence radius against its nominal 1 − δ"),),

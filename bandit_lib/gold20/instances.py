@@ -137,6 +137,13 @@ def gold_synthetic(
 
     ``n_outliers`` (default K) injects fewer outliers, e.g. K − 1 for the strict-reading ablation;
     then the block must be the only group under both readings.
+
+    Example: see :func:`~bandit_lib.gold20.gold.gold`'s; alone:
+
+    >>> from bandit_lib.gold20 import gold_synthetic
+    >>> case = gold_synthetic(20, 2.5, "upper", 1)
+    >>> case.means.size, case.outliers.tolist(), case.rho
+    (20, [4, 6], 0.9)
     """
     n = check_int("n", n, minimum=4)
     eps = check_positive("eps", eps)

@@ -35,7 +35,15 @@ def iid_uniform_schedule(n_arms: int, horizon: int, seed: SeedLike) -> np.ndarra
 
 
 def permutation_schedule(n_arms: int, horizon: int, seed: SeedLike) -> np.ndarray:
-    """Concatenated uniformly random permutations of the arms, cut at ``horizon``."""
+    """Concatenated uniformly random permutations of the arms, cut at ``horizon``.
+
+    Example:
+
+    >>> from bandit_lib.grapl20 import permutation_schedule
+    >>> schedule = permutation_schedule(4, 6, seed=1)
+    >>> len(schedule), sorted(schedule[:4].tolist())
+    (6, [0, 1, 2, 3])
+    """
     n_arms = check_int("n_arms", n_arms, minimum=1)
     horizon = check_int("horizon", horizon, minimum=1)
     rng = np.random.default_rng(as_seed_sequence(seed))
@@ -113,7 +121,22 @@ def algorithm1(
 ) -> ThresholdRun:
     """Algorithm 1 along ``schedule`` (its first ``horizon`` entries; all by default).
     ``engine="fast"`` (the default) runs the numba engine, which computes the same estimate as
-    :func:`algorithm1_reference` (``engine="reference"``), much faster."""
+    :func:`algorithm1_reference` (``engine="reference"``), much faster.
+
+    Algorithm 1 pulls along a schedule fixed in advance (the paper's: random permutations of the
+    arms, :func:`permutation_schedule`) and estimates with the graph; ``tau``, ``eps`` and
+    ``gamma`` as in :func:`~bandit_lib.grapl20.grapl.grapl` (no default: see its advice).
+
+    Example (the instance of :func:`~bandit_lib.grapl20.grapl.grapl`'s example):
+
+    >>> from bandit_lib.grapl20 import algorithm1, permutation_schedule, two_block_sbm
+    >>> from bandit_lib.tapes import gaussian_tape
+    >>> graph, means = two_block_sbm(20, seed=1)
+    >>> schedule = permutation_schedule(20, 100, seed=1)
+    >>> run = algorithm1(gaussian_tape(means, 1.0, seed=1), graph, schedule, tau=0.0, eps=0.01, gamma=10.0)
+    >>> run.horizon, int(run.wrong_ref[-1])
+    (100, 2)
+    """
     if check_engine(engine) == "reference":
         return algorithm1_reference(
             tape,

@@ -121,7 +121,20 @@ def apt(
     tape: RewardTape, horizon: int, *, tau: float, eps: float, warmup: int = 2, engine: str = "fast"
 ) -> ThresholdRun:
     """APT for ``horizon`` rounds after the warm-up, on a fresh tape. ``engine="fast"`` (the default)
-    runs a numba engine with the same pulls and estimate as :func:`apt_reference` (``engine="reference"``)."""
+    runs a numba engine with the same pulls and estimate as :func:`apt_reference` (``engine="reference"``).
+
+    APT (Locatelli et al. 2016) ignores the graph; ``warmup=2`` pulls per arm first, as the
+    paper's runs (the original APT pulls once).
+
+    Example (the arms of :func:`~bandit_lib.grapl20.grapl.grapl`'s example, without their graph):
+
+    >>> from bandit_lib.grapl20 import apt, two_block_sbm
+    >>> from bandit_lib.tapes import gaussian_tape
+    >>> _, means = two_block_sbm(20, seed=1)
+    >>> run = apt(gaussian_tape(means, 1.0, seed=1), 100, tau=0.0, eps=0.01)
+    >>> run.horizon, int(run.counts.sum()), int(run.wrong_ref[-1])
+    (100, 140, 0)
+    """
     if check_engine(engine) == "reference":
         return apt_reference(tape, horizon, tau=tau, eps=eps, warmup=warmup)
     horizon, tau, eps, warmup = _check(tape, horizon, tau, eps, warmup)

@@ -30,7 +30,7 @@ Two solvers compute :math:`s_t = \hat\mu_t - c\mathbf 1 = V_t^{-1} b_t`:
     stopping test loose, which is what degrades the paper's γ = 1e-7 curve (Fig. 3).
 
 Both solvers are written once and shared by the readable per-pull references
-(:class:`GraphEstimator`) and the numba engines (:mod:`bandit_lib.grapl20._engine`), so that the two
+(:class:`GraphEstimator`) and the numba engines (``bandit_lib.grapl20._engine``), so that the two
 compute the same floating-point numbers in the same order.
 """
 

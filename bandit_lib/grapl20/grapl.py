@@ -138,6 +138,32 @@ def grapl(
 
     ``graph`` is a networkx graph (nodes in ``graph.nodes`` order are the arms) or a
     :class:`~bandit_lib.grapl20.estimator.GraphSystem`. The true means (for the error curves) are ``tape.means``.
+
+    The paper leaves four settings to the user, so they have no default:
+
+    * ``tau`` and ``eps`` define the problem: the arms with mean at least ``tau`` are wanted, and
+      an arm within ``eps`` of ``tau`` may go either way (the paper: tau = 0 on the SBM, 0.5
+      elsewhere; eps = 0.01);
+    * ``gamma`` weighs the graph against the data: large when the means are smooth on the graph
+      (the Laplacian term dominates), small when they are not. The paper tries decades (SBM:
+      1, 10, 100; small world: 1, 100, 1e4; political blogs: 1e-7 to 1e-1); the theory's choice
+      is gamma* (eq. 22, :func:`~bandit_lib.grapl20.theory.gamma_star`), which needs the means'
+      smoothness. Start at 10 and try a decade either side;
+    * ``alpha`` is the count offset of the index ``(|mu_hat_i - tau| + eps) sqrt(n_i + alpha)``:
+      alpha = 1 (the paper's SBM) keeps an arm pulled rarely from being chosen on its estimate
+      alone; the paper's small-world and political-blogs runs use 1e-8. Use 1 unless reproducing.
+
+    The paper's other settings are the defaults: lam = 1e-3 (``lam=None``), the tau-offset
+    estimator, the index of the proofs.
+
+    Example (the paper's two-block SBM on 20 arms, Gaussian rewards, 100 rounds):
+
+    >>> from bandit_lib.grapl20 import grapl, two_block_sbm
+    >>> from bandit_lib.tapes import gaussian_tape
+    >>> graph, means = two_block_sbm(20, seed=1)
+    >>> run = grapl(gaussian_tape(means, 1.0, seed=1), graph, 100, tau=0.0, eps=0.01, gamma=10.0, alpha=1.0)
+    >>> (run.mu_hat >= 0).astype(int).tolist(), int(run.wrong_ref[-1])
+    ([1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], 0)
     """
     if check_engine(engine) == "reference":
         return grapl_reference(

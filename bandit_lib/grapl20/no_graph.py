@@ -17,7 +17,19 @@ from bandit_lib.tapes import RewardTape, check_tape
 
 
 def no_graph(tape: RewardTape, schedule, *, tau: float, eps: float) -> ThresholdRun:
-    """Pull ``schedule`` in order; estimate each arm by its empirical mean (τ before any pull)."""
+    """Pull ``schedule`` in order; estimate each arm by its empirical mean (τ before any pull).
+
+    The "no graph" line of the paper's Fig. 3: Algorithm 1's schedule without the graph.
+
+    Example:
+
+    >>> from bandit_lib.grapl20 import no_graph, permutation_schedule, two_block_sbm
+    >>> from bandit_lib.tapes import gaussian_tape
+    >>> _, means = two_block_sbm(20, seed=1)
+    >>> run = no_graph(gaussian_tape(means, 1.0, seed=1), permutation_schedule(20, 100, seed=1), tau=0.0, eps=0.01)
+    >>> run.horizon, int(run.wrong_ref[-1])
+    (100, 0)
+    """
     check_tape(tape)
     tau, eps = check_real("tau", tau), check_nonnegative("eps", eps)
     schedule = np.asarray(schedule)

@@ -22,7 +22,15 @@ def nx_seed(seed: SeedLike) -> int:
 
 
 def two_block_sbm(n_arms: int, seed: SeedLike) -> tuple[nx.Graph, np.ndarray]:
-    """``(graph, means)`` of the Fig. 1 instance; ``n_arms`` must be even and at least 4."""
+    """``(graph, means)`` of the Fig. 1 instance; ``n_arms`` must be even and at least 4.
+
+    Example:
+
+    >>> from bandit_lib.grapl20 import two_block_sbm
+    >>> graph, means = two_block_sbm(20, seed=1)
+    >>> graph.number_of_nodes(), means[:2].tolist(), means[-2:].tolist()
+    (20, [1.0, 1.0], [-1.0, -1.0])
+    """
     n_arms = check_int("n_arms", n_arms, minimum=4)
     if n_arms % 2:
         raise ValueError(f"n_arms must be even (two communities of n_arms/2); got n_arms={n_arms}")

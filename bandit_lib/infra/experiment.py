@@ -18,10 +18,20 @@ mismatch refuses the run with :class:`~bandit_lib.infra.fingerprint.StaleCode`, 
 the kernel or the workers (reloading modules in place is not attempted: numba-compiled functions
 and objects held by other modules would keep the old code).
 
+An experiment's *grid* is the few parameters its ``plan`` builds the units from (the sizes, the
+number of cases and runs...), with their values in each profile (``grid``); :meth:`Experiment.parameters`
+lists them. Any of them can be changed for one call: ``ARMS.run(n=(50, 300), cases=3)`` plans
+the units of that grid and computes them into *your* store (:func:`~bandit_lib.infra.profiles.user_results_root`:
+``$BANDIT_USER_RESULTS``, by default ``~/.cache/bandit_lib/results``), never into the book's
+``data/results``, so the book's results never go stale because of it; units the book's store
+already holds fresh (the same key, parameters, seed and code) are copied from it rather than
+computed again. ``store=`` names another store.
+
 A typical notebook cell::
 
     res = FIG1.run()            # profile from BANDIT_PROFILE; computes what is missing
     df = res.table()            # one row per payload["rows"] entry, with the unit's params
+    mine = ARMS.run(n=(50, 300), cases=3)   # another grid, into the user's store
 """
 
 from __future__ import annotations
@@ -40,12 +50,13 @@ from bandit_lib.checks import check_int
 from bandit_lib.infra.environment import environment
 from bandit_lib.infra.fingerprint import StaleCode, changed_since_import, code_fingerprint, loaded_fingerprint
 from bandit_lib.infra.parallel import run_many
-from bandit_lib.infra.profiles import check_profile, current_profile, results_root
+from bandit_lib.infra.profiles import PROFILES, check_profile, current_profile, results_root, user_results_root
 from bandit_lib.infra.store import (
     CorruptResult,
     MissingResult,
     ResultStore,
     StaleResult,
+    _write_atomically,
     check_key,
     compute_seconds,
     git_commit,
@@ -85,7 +96,7 @@ def _compute_unit(
 
     The CPU seconds are the worker process's (every unit runs with BLAS at one thread), which a
     loaded machine stretches far less than wall seconds: they are what the store's cost is read from."""
-    loaded = loaded_fingerprint(compute.__module__)
+    loaded = loaded_fingerprint(compute.__module__, compute.__name__)
     if loaded != code:
         raise StaleCode(
             f"worker process {os.getpid()} has loaded code with fingerprint {loaded} for {compute.__module__}, "
@@ -182,19 +193,42 @@ class _Run:
         return held
 
 
+#: Keywords of :meth:`Experiment.run`, ``load`` and ``status``: no grid parameter may be named so.
+_RESERVED = frozenset({"profile", "jobs", "scheduler", "store", "progress", "recompute", "wait", "keys", "since"})
+
+
+def _check_change(exp_id: str, name: str, value: Any, default: Any) -> None:
+    """A changed grid value must have the shape of its default (a sequence for a sequence, a whole
+    number for a whole number...): a plan fed another shape would fail far from the cause."""
+    shapes = ((bool, (bool,)), (int, (int,)), (float, (int, float)), (str, (str,)), ((tuple, list), (tuple, list)))
+    for kind, accepted in shapes:
+        if isinstance(default, kind):
+            wrong = not isinstance(value, accepted) or (kind is not bool and isinstance(value, bool))
+            if wrong:
+                raise ValueError(
+                    f"{exp_id}: the grid parameter {name} must be {'a sequence' if kind == (tuple, list) else 'a ' + type(default).__name__} "
+                    f"like its default {default!r}; got {name}={value!r}"
+                )
+            return
+
+
 @dataclass(frozen=True)
 class Experiment:
-    """See the module docstring. ``chapter`` is the notebook (e.g. ``notebooks/zhuang17``)."""
+    """See the module docstring. ``chapter`` is the notebook (e.g. ``notebooks/zhuang17``).
+
+    ``grid`` gives, for each profile, the values of the parameters ``plan`` takes
+    (``plan(**grid[profile])``); an experiment without one has ``plan(profile)`` and no parameters."""
 
     paper: str
     name: str
     title: str
     compute: Callable[..., Any]
-    plan: Callable[[str], list[Unit]]
+    plan: Callable[..., list[Unit]]
     entropy: int
     chapter: str
     figures: tuple[Figure, ...] = ()
     version: int = 1
+    grid: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         check_key("paper", self.paper)
@@ -204,13 +238,48 @@ class Experiment:
             raise ValueError(
                 f"compute must be a module-level function (workers import it); got {self.compute.__qualname__!r}"
             )
+        if self.grid:
+            if set(self.grid) != set(PROFILES):
+                raise ValueError(f"{self.id}: grid must give every profile {PROFILES}; got {sorted(self.grid)}")
+            names = {profile: set(values) for profile, values in self.grid.items()}
+            if len({frozenset(n) for n in names.values()}) != 1:
+                raise ValueError(f"{self.id}: every profile's grid must name the same parameters; got {names}")
+            bad = sorted(n for n in names[PROFILES[0]] if n in _RESERVED or not n.isidentifier())
+            if bad:
+                raise ValueError(f"{self.id}: grid parameters may not be named {bad} (keywords of run)")
 
     @property
     def id(self) -> str:
         return f"{self.paper}/{self.name}"
 
-    def units(self, profile: str | None = None) -> list[Unit]:
-        units = self.plan(check_profile(profile or current_profile()))
+    def parameters(self, profile: str | None = None) -> dict[str, Any]:
+        """The grid's parameters and their values in ``profile``: what ``run(name=value, ...)``
+        may change (empty for an experiment without a grid)."""
+        profile = check_profile(profile or current_profile())
+        return dict(self.grid.get(profile, {}))
+
+    def with_grid(self, profile: str | None = None, **changes: Any) -> Experiment:
+        """This experiment with the grid parameters ``changes`` set in ``profile`` (the same
+        name, seeds and code: a unit it shares with the original is the same computation)."""
+        if not changes:
+            return self
+        profile = check_profile(profile or current_profile())
+        known = self.parameters(profile)
+        unknown = sorted(set(changes) - set(known))
+        if unknown:
+            raise ValueError(
+                f"{self.id} has no grid parameter {', '.join(unknown)}; its parameters are "
+                f"{', '.join(f'{k}={v!r}' for k, v in known.items()) or 'none'} (profile {profile})"
+            )
+        for name, value in changes.items():
+            _check_change(self.id, name, value, known[name])
+        return replace(self, grid={**self.grid, profile: {**known, **changes}})
+
+    def units(self, profile: str | None = None, **changes: Any) -> list[Unit]:
+        """The units of ``profile``'s grid (with ``changes`` to it; see :meth:`with_grid`)."""
+        profile = check_profile(profile or current_profile())
+        exp = self.with_grid(profile, **changes)
+        units = exp.plan(**exp.grid[profile]) if exp.grid else exp.plan(profile)
         keys = [u.key for u in units]
         if len(set(keys)) != len(keys):
             dup = next(k for k in keys if keys.count(k) > 1)
@@ -218,7 +287,10 @@ class Experiment:
         return units
 
     def fingerprint(self) -> str:
-        return f"{code_fingerprint(self.compute.__module__)}.v{self.version}"
+        """The digest of the code ``compute`` needs (not of its whole module: another experiment's
+        code or grid beside it is not part of it; :mod:`~bandit_lib.infra.fingerprint`), and the
+        experiment's version."""
+        return f"{code_fingerprint(self.compute.__module__, self.compute.__name__)}.v{self.version}"
 
     def seed(self, unit: Unit) -> np.random.SeedSequence:
         return derive(self.entropy, self.paper, self.name, unit.key)
@@ -226,11 +298,45 @@ class Experiment:
     def store(self, profile: str | None = None) -> ResultStore:
         return ResultStore(results_root(profile))
 
-    def status(self, profile: str | None = None, store: ResultStore | None = None) -> dict[str, Any]:
+    def user_store(self, profile: str | None = None) -> ResultStore:
+        """The store of runs with a changed grid (:func:`~bandit_lib.infra.profiles.user_results_root`)."""
+        return ResultStore(user_results_root(profile))
+
+    def reuse(self, profile: str | None = None, *, store: ResultStore, source: ResultStore | None = None) -> int:
+        """Copy into ``store`` the fresh records of ``source`` (default: the profile's own store,
+        ``data/results`` at paper scale) for units that ``store`` lacks or holds stale: a record
+        is the same computation wherever it is kept. Returns how many were copied."""
+        profile = check_profile(profile or current_profile())
+        source = source or self.store(profile)
+        if Path(source.root).resolve() == Path(store.root).resolve():
+            return 0
+        fingerprint, copied = self.fingerprint(), 0
+        for unit in self.units(profile):
+            seed = describe(self.seed(unit))
+            try:
+                mine = store.read(self.paper, self.name, unit.key)
+                theirs = (
+                    None
+                    if mine and not mine.stale_reason(params=unit.params, seed=seed, fingerprint=fingerprint)
+                    else source.read(self.paper, self.name, unit.key)
+                )
+            except CorruptResult:
+                continue  # a corrupt record of the user's is quarantined by the run; one of the source is not copied
+            if theirs is not None and not theirs.stale_reason(params=unit.params, seed=seed, fingerprint=fingerprint):
+                _write_atomically(store.path(self.paper, self.name, unit.key), theirs.data)
+                copied += 1
+        if copied:
+            log.info("%s: %d record(s) copied from %s (the same units, fresh)", self.id, copied, source.root)
+        return copied
+
+    def status(self, profile: str | None = None, store: ResultStore | None = None, **changes: Any) -> dict[str, Any]:
         """Unit keys grouped as ``fresh``, ``stale``, ``missing`` and ``corrupt``, under ``why``
         the reason of each stale or corrupt one, and under ``made_in`` the environment each fresh
         record was computed in (None if it predates recorded environments). Never raises on a bad
-        record."""
+        record. With grid ``changes``, of that grid in the user's store (or ``store``)."""
+        if changes:
+            profile = check_profile(profile or current_profile())
+            return self.with_grid(profile, **changes).status(profile, store or self.user_store(profile))
         store = store or self.store(profile)
         fingerprint = self.fingerprint()
         out: dict[str, Any] = {"fresh": [], "stale": [], "missing": [], "corrupt": [], "why": {}, "made_in": {}}
@@ -257,7 +363,7 @@ class Experiment:
     def check_code(self) -> None:
         """Raise :class:`~bandit_lib.infra.fingerprint.StaleCode` if this process imported code of the experiment that has
         changed on disk since (results would be computed with the old code and stamped as new)."""
-        changed = changed_since_import(self.compute.__module__)
+        changed = changed_since_import(self.compute.__module__, self.compute.__name__)
         if changed:
             raise StaleCode(
                 f"{self.id}: {', '.join(changed)} changed on disk after this Python process imported "
@@ -397,20 +503,35 @@ class Experiment:
         store: ResultStore | None = None,
         progress: bool | None = None,
         recompute: bool = False,
+        **changes: Any,
     ) -> Results:
         """Compute the units that are missing, stale or corrupt (all of them if ``recompute``;
-        :meth:`update`, waiting for units another run is computing), then load all."""
+        :meth:`update`, waiting for units another run is computing), then load all.
+
+        ``changes`` set grid parameters (:meth:`parameters`) for this run, e.g.
+        ``ARMS.run(n=(50, 300), cases=3)``: its results go to the user's store
+        (:meth:`user_store`; or ``store``), never to the book's, after copying from the
+        profile's own store the fresh records of the units the two grids share (:meth:`reuse`)."""
         profile = check_profile(profile or current_profile())
+        if changes:
+            exp = self.with_grid(profile, **changes)
+            store = store or self.user_store(profile)
+            if not recompute:
+                exp.reuse(profile, store=store)
+            return exp.run(profile, jobs=jobs, scheduler=scheduler, store=store, progress=progress, recompute=recompute)
         store = store or self.store(profile)
         report = self.update(
             profile, jobs=jobs, scheduler=scheduler, store=store, progress=progress, recompute=recompute
         )
         return replace(self.load(profile, store=store), report=report)
 
-    def load(self, profile: str | None = None, *, store: ResultStore | None = None) -> Results:
+    def load(self, profile: str | None = None, *, store: ResultStore | None = None, **changes: Any) -> Results:
         """All units' payloads; raises MissingResult, StaleResult or CorruptResult (naming the
-        file) instead of computing."""
+        file) instead of computing. With grid ``changes``, that grid's from the user's store (or
+        ``store``), as :meth:`run` with them left it."""
         profile = check_profile(profile or current_profile())
+        if changes:
+            return self.with_grid(profile, **changes).load(profile, store=store or self.user_store(profile))
         store = store or self.store(profile)
         fingerprint = self.fingerprint()
         entries, paths = [], []

@@ -1,24 +1,38 @@
 """Code fingerprints: which version of the code produced a cached result.
 
-A result records the fingerprint of the module that computed it. The fingerprint is a *Merkle
-digest* over that module's imports inside ``bandit_lib``:
+A result records the fingerprint of the function that computed it (an experiment's ``compute``).
+The fingerprint is a *Merkle digest* over the code that function needs inside ``bandit_lib``:
 
-* a module's digest is the sha256 of a canonical text of its abstract syntax tree
-  (:func:`canonical_dump`: the same under every supported Python, unlike ``ast.dump``), with
-  docstrings removed and with every import of a ``bandit_lib`` module replaced by the digest of the
-  module it points to (and the name it binds);
-* so a module's digest changes when its own code changes or when any module it imports changes,
-  transitively, but *not* when a module is moved or renamed, nor when its imports are regrouped or
-  reordered (each run of top-level imports counts as one import per name, sorted by the name it
-  binds): where code lives, and how its imports are laid out, is not what it computes.
+* a module's code is a list of top-level statements, each written as a canonical text of its
+  abstract syntax tree (:func:`canonical_dump`: the same under every supported Python, unlike
+  ``ast.dump``), with docstrings removed and with every import of a ``bandit_lib`` module
+  replaced by the digest of what it imports (and the name it binds);
+* the *slice* of a top-level name is the statements that name needs: the statements that bind or
+  change it (``X = ...``, ``X[k] = ...``, ``def X``, a function declaring ``global X``), then those
+  of every name they read, transitively, and the statements whose effect is tied to no name (a
+  call, a loop, an ``if`` at the top level: they belong to every slice). A module that looks its
+  names up by spelling (``globals()``, ``eval``...) is never sliced. A declaration
+  ``NAME = Experiment(...)`` counts without its ``plan``, ``grid``, ``title``, ``chapter`` and
+  ``figures`` (:data:`EXPERIMENT_WORDS`: they compute no number), so that a compute reading an
+  experiment's seed does not need its grid. An import ``from m import f``
+  contributes the digest of the slice of ``f`` in ``m``; ``import m`` the digest of all of ``m``;
+* so a digest changes when the code a function needs changes, transitively, and *not* when
+  another function or constant of the same module changes (another experiment's grid, say), nor
+  when a module is moved or renamed, nor when imports are regrouped or reordered (each run of
+  top-level imports counts as one import per name, sorted by the name it binds): where code
+  lives, how its imports are laid out, and what else lives beside it, is not what it computes.
 
-Editing a comment or a docstring, or moving a module, keeps cached results valid; any change to
-code that can affect a number (an algorithm, a tape, a radius, a generator) makes the result
-stale, and the store refuses it.
+Editing a comment or a docstring, moving a module, or editing code that a result's function does
+not reach keeps cached results valid; any change to code that can affect a number (an algorithm, a
+tape, a radius, a generator) makes the result stale, and the store refuses it. An experiment's
+grid (the units its ``plan`` makes) is not code of its ``compute``: each record carries its
+unit's parameters and seed, which the store compares separately.
 
 Modules that orchestrate, cache or draw (:data:`INFRASTRUCTURE`) compute no number of a result
 and never enter a fingerprint: an import of one contributes only the imported name. (Seeds and
 parameters are compared separately by the store, so a change in seed derivation is still caught.)
+A change of how digests are computed changes every fingerprint without changing any code:
+``tools/restamp.py`` proves that and restamps the records without recomputing them.
 """
 
 from __future__ import annotations
@@ -67,7 +81,20 @@ def _spec(name: str):
     return importlib.machinery.PathFinder.find_spec(name, list(parent_spec.submodule_search_locations))
 
 
+# What one fingerprint's walk has found (a walk visits hundreds of slices, and the finder stats
+# the disk for each lookup): emptied at the start of every walk, so that files written between two
+# walks (a test's toy package) are found.
+_WALK: dict[tuple, object] = {}
+
+
 def _source_path(name: str) -> Path | None:
+    key = ("path", name)
+    if key not in _WALK:
+        _WALK[key] = _find_source_path(name)
+    return _WALK[key]
+
+
+def _find_source_path(name: str) -> Path | None:
     try:
         spec = _spec(name)
     except (ImportError, ValueError, KeyError):  # KeyError: inside a namespace package (none here)
@@ -103,15 +130,31 @@ def _strip_docstrings(tree: ast.AST) -> ast.AST:
 
 
 @dataclass(frozen=True)
-class _Parsed:
-    """A module's docstring-free tree in which each import of a ``bandit_lib`` module names a
-    reference slot ``@<i>`` instead of the module, with the slots' targets ``(module, name)``
-    (``name`` None for ``import module``) and the names the module binds at its top level by
-    ``from module import name``."""
+class _Statement:
+    """One top-level statement of a module: its canonical text, in which each import of a
+    ``bandit_lib`` module names a reference slot ``@<i>`` (numbered within the statement) instead
+    of the module; the slots' targets ``(module, name)`` (``name`` None for ``import module``); the
+    top-level names it binds or changes; the names it reads; and whether it belongs to every slice
+    of the module (a statement whose effect is not tied to a name: a call, a loop, an ``if``)."""
 
     dump: str
     targets: tuple[tuple[str, str | None], ...]
+    binds: frozenset[str]
+    reads: frozenset[str]
+    always: bool
+
+
+@dataclass(frozen=True)
+class _Parsed:
+    """A module's docstring-free statements (:class:`_Statement`), the names it binds at its top
+    level by ``from module import name`` (to follow re-exports), which statements bind or change
+    each top-level name, and whether the module looks its names up dynamically (``globals()``,
+    ``eval``...: then every slice is the whole module)."""
+
+    statements: tuple[_Statement, ...]
     bindings: dict[str, tuple[str, str]]
+    binders: dict[str, tuple[int, ...]]
+    dynamic: bool
 
 
 def _canonical_imports(tree: ast.Module) -> ast.Module:
@@ -204,6 +247,104 @@ def source_digest(text: str, name: str = "<module>") -> str:
     return hashlib.sha256(_code_text(_code_tree(text, name)).encode()).hexdigest()
 
 
+# Names whose use reads a module's names by their spelling: a module that uses one is never sliced.
+_DYNAMIC = frozenset({"globals", "vars", "locals", "eval", "exec", "__import__"})
+
+
+def _stored_names(target: ast.AST) -> set[str]:
+    """The names an assignment target binds or changes (``x``, ``x, y``, ``x[i]``, ``x.a``)."""
+    out = set()
+    for node in ast.walk(target):
+        if isinstance(node, ast.Name):
+            out.add(node.id)
+    return out
+
+
+def _function_writes(node: ast.AST) -> set[str]:
+    """The module-level names a function or class may write: those it declares ``global``, and
+    the bases of the subscripts and attributes it assigns that are neither its parameters nor
+    its own plain locals (``TABLE[k] = v`` writes the module's ``TABLE``)."""
+    declared, locals_, bases = set(), set(), set()
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Global):
+            declared.update(sub.names)
+        elif isinstance(sub, ast.arg):
+            locals_.add(sub.arg)
+        elif isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store):
+            locals_.add(sub.id)
+        elif isinstance(sub, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Delete)):
+            targets = sub.targets if isinstance(sub, (ast.Assign, ast.Delete)) else [sub.target]
+            for target in targets:
+                while isinstance(target, (ast.Subscript, ast.Attribute)):
+                    target = target.value
+                    if isinstance(target, ast.Name):
+                        bases.add(target.id)
+    return declared | (bases - locals_)
+
+
+#: Where experiments are declared: ``(module, class)``.
+EXPERIMENT_CLASS = ("bandit_lib.infra.experiment", "Experiment")
+#: The arguments of an experiment's declaration that compute no number: the units ``plan`` and
+#: ``grid`` make are compared record by record (parameters and seed), and the title, chapter and
+#: figures are words. A compute that reads its own or another experiment's seed
+#: (``SYNTHETIC.seed(unit)``) so needs the declaration's paper, name and entropy, not its grid.
+EXPERIMENT_WORDS = frozenset({"plan", "grid", "title", "chapter", "figures"})
+
+
+def _without_words(node: ast.stmt, declare: frozenset[str]) -> ast.stmt:
+    """``node`` without the arguments :data:`EXPERIMENT_WORDS` if it is a top-level
+    ``NAME = Experiment(...)`` (``declare``: the names bound to :data:`EXPERIMENT_CLASS`)."""
+    if (
+        isinstance(node, ast.Assign)
+        and isinstance(node.value, ast.Call)
+        and isinstance(node.value.func, ast.Name)
+        and node.value.func.id in declare
+    ):
+        node.value.keywords = [k for k in node.value.keywords if k.arg not in EXPERIMENT_WORDS]
+    return node
+
+
+def _statement(node: ast.stmt, anchor: str, declare: frozenset[str] = frozenset()) -> _Statement:
+    """A top-level statement, its ``bandit_lib`` imports turned into slots (see :class:`_Statement`)."""
+    node = _without_words(node, declare)
+    targets: list[tuple[str, str | None]] = []
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Import):
+            for alias in sub.names:
+                if _in_package(alias.name):
+                    bound = alias.asname or alias.name.split(".")[0]
+                    targets.append((alias.name, None))
+                    alias.name, alias.asname = f"@{len(targets) - 1}", bound
+        elif isinstance(sub, ast.ImportFrom):
+            base = _resolve(anchor, sub)
+            if not _in_package(base):
+                continue
+            for alias in sub.names:
+                bound = alias.asname or alias.name
+                targets.append((base, None if alias.name == "*" else alias.name))
+                alias.name, alias.asname = f"@{len(targets) - 1}", bound
+            sub.module, sub.level = "@", 0
+    reads = frozenset(n.id for n in ast.walk(node) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Store))
+    always = False
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        binds = {node.name} | _function_writes(node)
+    elif isinstance(node, (ast.Import, ast.ImportFrom)):
+        binds = {a.asname or a.name.split(".")[0] for a in node.names}
+        # a future import changes how the whole module compiles; a star import binds unknown names
+        always = (isinstance(node, ast.ImportFrom) and node.module == "__future__") or any(
+            a.name == "*" or a.name.startswith("@") and a.asname == "*" for a in node.names
+        )
+    elif isinstance(node, (ast.Assign, ast.Delete)):
+        binds = set().union(*(_stored_names(t) for t in node.targets))
+    elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
+        binds = _stored_names(node.target)
+    elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
+        binds = set()  # a bare literal (an attribute's docstring) does nothing
+    else:  # a call, a loop, an if, a with, a try...: effects not tied to one name
+        binds, always = _stored_names(node) if not isinstance(node, ast.Expr) else set(), True
+    return _Statement(canonical_dump(node), tuple(targets), frozenset(binds), reads, always)
+
+
 @lru_cache(maxsize=4096)
 def _parse_text(text: str, name: str, is_package: bool) -> _Parsed:
     tree = _code_tree(text, name)
@@ -212,24 +353,37 @@ def _parse_text(text: str, name: str, is_package: bool) -> _Parsed:
     for node in tree.body:
         if isinstance(node, ast.ImportFrom) and _in_package(base := _resolve(anchor, node)):
             bindings.update({a.asname or a.name: (base, a.name) for a in node.names if a.name != "*"})
-    targets: list[tuple[str, str | None]] = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            for alias in node.names:
-                if _in_package(alias.name):
-                    bound = alias.asname or alias.name.split(".")[0]
-                    targets.append((alias.name, None))
-                    alias.name, alias.asname = f"@{len(targets) - 1}", bound
-        elif isinstance(node, ast.ImportFrom):
-            base = _resolve(anchor, node)
-            if not _in_package(base):
-                continue
-            for alias in node.names:
-                bound = alias.asname or alias.name
-                targets.append((base, alias.name))
-                alias.name, alias.asname = f"@{len(targets) - 1}", bound
-            node.module, node.level = "@", 0
-    return _Parsed(_code_text(tree), tuple(targets), bindings)
+    dynamic = any(isinstance(n, ast.Name) and n.id in _DYNAMIC for n in ast.walk(tree))
+    declare = frozenset(bound for bound, target in bindings.items() if target == EXPERIMENT_CLASS)
+    statements = tuple(_statement(node, anchor, declare) for node in tree.body)
+    binders: dict[str, list[int]] = {}
+    for i, statement in enumerate(statements):
+        for bound in statement.binds:
+            binders.setdefault(bound, []).append(i)
+    return _Parsed(statements, bindings, {k: tuple(v) for k, v in binders.items()}, dynamic)
+
+
+def _slice(parsed: _Parsed, name: str | None) -> list[int]:
+    """The statements of a module that the top-level name ``name`` needs, in module order: those
+    that bind or change it, those that bind or change any name they read, transitively, and the
+    statements of every slice (:attr:`_Statement.always`). The whole module for ``name`` None, for
+    a module that looks names up dynamically, and for a name no statement binds."""
+    everything = list(range(len(parsed.statements)))
+    if name is None or parsed.dynamic or name not in parsed.binders:
+        return everything
+    included = {i for i in everything if parsed.statements[i].always}
+    todo = [name] + [n for i in included for n in parsed.statements[i].reads]
+    seen: set[str] = set()
+    while todo:
+        wanted = todo.pop()
+        if wanted in seen:
+            continue
+        seen.add(wanted)
+        for i in parsed.binders.get(wanted, ()):
+            if i not in included:
+                included.add(i)
+                todo.extend(parsed.statements[i].reads)
+    return sorted(included)
 
 
 @lru_cache(maxsize=4096)
@@ -239,6 +393,13 @@ def _read(path: Path, mtime_ns: int, size: int) -> str:
 
 def _parsed(name: str, loaded: bool = False) -> _Parsed | None:
     """The parsed code of ``name``: as on disk now, or (``loaded``) as this process imported it."""
+    key = ("parsed", name, loaded)
+    if key not in _WALK:
+        _WALK[key] = _find_parsed(name, loaded)
+    return _WALK[key]
+
+
+def _find_parsed(name: str, loaded: bool) -> _Parsed | None:
     path = _source_path(name)
     if path is None:
         return None
@@ -266,60 +427,74 @@ def _target(base: str, name: str | None, seen: frozenset[str] = frozenset()) -> 
     return (base, name)
 
 
-def _closure_and_digests(module: str, loaded: bool = False) -> tuple[dict[str, Path], dict[str, str]]:
+def _closure_and_digests(
+    module: str, name: str | None = None, loaded: bool = False
+) -> tuple[dict[str, Path], dict[tuple[str, str | None], str]]:
+    """The modules the slice of ``name`` in ``module`` reaches (``name`` None: the whole module),
+    and the digest of every slice visited, keyed ``(module, name)``."""
     paths: dict[str, Path] = {}
-    digests: dict[str, str] = {}
-    active: set[str] = set()
+    digests: dict[tuple[str, str | None], str] = {}
+    active: set[tuple[str, str | None]] = set()
+    _WALK.clear()
 
-    def visit(name: str) -> str:
-        if name in digests:
-            return digests[name]
-        if name != module and is_infrastructure(name):
+    def visit(module_name: str, attr: str | None) -> str:
+        key = (module_name, attr)
+        if key in digests:
+            return digests[key]
+        if module_name != module and is_infrastructure(module_name):
             return _INFRA_DIGEST
-        if name in active:
+        if key in active:
             raise ValueError(
-                f"import cycle inside {PACKAGE} through {name!r}: a fingerprint needs an acyclic import graph"
+                f"import cycle inside {PACKAGE} through {module_name}{'.' + attr if attr else ''}: a fingerprint "
+                "needs an acyclic import graph"
             )
-        parsed = _parsed(name, loaded)
+        parsed = _parsed(module_name, loaded)
         if parsed is None:
-            raise ValueError(f"module must be an importable Python source module; got module={name!r}")
-        active.add(name)
-        digest = hashlib.sha256(parsed.dump.encode())
-        for base, attr in parsed.targets:
-            target = _target(base, attr)
-            if target is None:
-                raise ValueError(
-                    f"{name} imports {base}{'.' + attr if attr else ''}, which is not a module of {PACKAGE}"
-                )
-            # A module is identified by its digest alone, wherever it lives; a name also by itself.
-            digest.update(f"\0{visit(target[0])}:{target[1] or ''}".encode())
-        active.discard(name)
-        paths[name] = _source_path(name)
-        digests[name] = digest.hexdigest()
-        return digests[name]
+            raise ValueError(f"module must be an importable Python source module; got module={module_name!r}")
+        active.add(key)
+        digest = hashlib.sha256(f"v{DIGEST_VERSION}\0".encode())
+        for i in _slice(parsed, attr):
+            statement = parsed.statements[i]
+            digest.update(f"{statement.dump}\n".encode())
+            for base, imported in statement.targets:
+                target = _target(base, imported)
+                if target is None:
+                    raise ValueError(
+                        f"{module_name} imports {base}{'.' + imported if imported else ''}, which is not a module "
+                        f"of {PACKAGE}"
+                    )
+                # A module is identified by its digest alone, wherever it lives; a name also by itself.
+                digest.update(f"\0{visit(*target)}:{target[1] or ''}".encode())
+        active.discard(key)
+        paths[module_name] = _source_path(module_name)
+        digests[key] = digest.hexdigest()
+        return digests[key]
 
-    visit(module)
+    visit(module, name)
     return paths, digests
 
 
-def import_closure(module: str) -> dict[str, Path]:
+def import_closure(module: str, name: str | None = None) -> dict[str, Path]:
     """``module`` itself (inside ``bandit_lib`` or not) and the modules of ``bandit_lib`` it
-    imports, transitively, leaving out the :data:`INFRASTRUCTURE` modules and what only they import."""
-    return _closure_and_digests(module)[0]
+    imports, transitively, leaving out the :data:`INFRASTRUCTURE` modules and what only they import;
+    with ``name``, only the modules that the code of ``name`` reaches (see :func:`module_digest`)."""
+    return _closure_and_digests(module, name)[0]
 
 
-def module_digest(module: str) -> str:
-    """The full Merkle digest of ``module`` (see the module docstring)."""
-    return _closure_and_digests(module)[1][module]
+def module_digest(module: str, name: str | None = None) -> str:
+    """The full Merkle digest of ``module``, or of the slice of its top-level ``name`` (the code
+    that name needs: see the module docstring)."""
+    return _closure_and_digests(module, name)[1][(module, name)]
 
 
-def code_fingerprint(module: str) -> str:
-    """The first 16 hex digits of ``module``'s Merkle digest; ``module`` must not be infrastructure."""
+def code_fingerprint(module: str, name: str | None = None) -> str:
+    """The first 16 hex digits of the Merkle digest of ``module`` (of the slice of its ``name``);
+    ``module`` must not be infrastructure."""
     if is_infrastructure(module):
         raise ValueError(
             f"module must be a module that computes results, not infrastructure ({INFRASTRUCTURE}.*); got module={module!r}"
         )
-    return module_digest(module)[:16]
+    return module_digest(module, name)[:16]
 
 
 # --- the code this process runs ------------------------------------------------------------------
@@ -350,7 +525,7 @@ def numba_cache_root() -> Path:
 
 def numba_cache_dir(module: str) -> Path:
     """The numba cache folder of ``module``: named after the digest of the code it loaded."""
-    return numba_cache_root() / _closure_and_digests(module, loaded=True)[1][module][:24]
+    return numba_cache_root() / _closure_and_digests(module, loaded=True)[1][(module, None)][:24]
 
 
 # A module whose code imports numba (at its top or inside a function). One that only names numba
@@ -411,23 +586,26 @@ def record_imports() -> None:
         sys.meta_path.insert(0, _SourceRecorder())
 
 
-def loaded_fingerprint(module: str) -> str:
+def loaded_fingerprint(module: str, name: str | None = None) -> str:
     """Like :func:`code_fingerprint`, over the code this process imported (the disk for modules
     it has not imported yet: those would be imported from the disk)."""
     if is_infrastructure(module):
         raise ValueError(f"module must be a module that computes results, not infrastructure; got module={module!r}")
-    return _closure_and_digests(module, loaded=True)[1][module][:16]
+    return _closure_and_digests(module, name, loaded=True)[1][(module, name)][:16]
 
 
-def changed_since_import(module: str) -> list[str]:
-    """The modules of ``module``'s closure whose code on disk differs from the code this process
-    imported (empty when the process runs the code on disk)."""
-    loaded = _closure_and_digests(module, loaded=True)[0]
-    return sorted(
-        name
-        for name in loaded
-        if name in _LOADED_SOURCES and name in sys.modules and _parsed(name, True) != _parsed(name, False)
+def changed_since_import(module: str, name: str | None = None) -> list[str]:
+    """The modules of the closure of ``module`` (of its ``name``) whose code on disk differs from
+    the code this process imported, where that changes the digest (empty when the process runs
+    the code on disk, or when what changed is outside the slice of ``name``)."""
+    loaded, then = _closure_and_digests(module, name, loaded=True)
+    now = _closure_and_digests(module, name)[1]
+    if then[(module, name)] == now[(module, name)]:
+        return []
+    changed = sorted(
+        m for m in loaded if m in _LOADED_SOURCES and m in sys.modules and _parsed(m, True) != _parsed(m, False)
     )
+    return changed or [module]
 
 
 class StaleCode(RuntimeError):

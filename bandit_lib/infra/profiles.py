@@ -8,7 +8,9 @@
   CI. Its results go to a scratch store (``.cache/results-quick/``), never to ``data/``.
 
 ``BANDIT_RESULTS`` overrides the result root for either profile (tests point it at a temporary
-directory). ``BANDIT_PROGRESS=0`` turns progress bars off (the book build and the tests do).
+directory). A run with a changed grid (``ARMS.run(n=(50, 300))``) writes to the user's store,
+``$BANDIT_USER_RESULTS/<profile>`` (default ``~/.cache/bandit_lib/results/<profile>``, or under
+``$XDG_CACHE_HOME``): never to ``data/results``. ``BANDIT_PROGRESS=0`` turns progress bars off (the book build and the tests do).
 
 Real data sets live in ``data/raw/<name>/`` (HCB is committed there; ``make data`` fetches
 polblogs there), or in ``BANDIT_DATA/<name>/`` when that variable names a folder: see
@@ -26,6 +28,7 @@ from bandit_lib.checks import check_choice
 PROFILES = ("quick", "full")
 PROFILE_ENV = "BANDIT_PROFILE"
 RESULTS_ENV = "BANDIT_RESULTS"
+USER_RESULTS_ENV = "BANDIT_USER_RESULTS"
 PROGRESS_ENV = "BANDIT_PROGRESS"
 DATA_ENV = "BANDIT_DATA"
 
@@ -61,6 +64,24 @@ def results_root(profile: str | None = None) -> Path:
     if profile == "full":
         return committed_results_root()
     return repo_root() / ".cache" / "results-quick"
+
+
+def user_results_root(profile: str | None = None) -> Path:
+    """Root of the user's store for ``profile``, where runs with a changed grid go:
+    ``$BANDIT_USER_RESULTS/<profile>``, by default ``<cache>/bandit_lib/results/<profile>`` with
+    ``<cache>`` ``$XDG_CACHE_HOME`` or ``~/.cache``. Never the book's ``data/results``."""
+    profile = check_profile(profile or current_profile())
+    configured = os.environ.get(USER_RESULTS_ENV)
+    if configured:
+        root = Path(configured).expanduser().resolve()
+    else:
+        cache = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+        root = Path(cache).expanduser().resolve() / "bandit_lib" / "results"
+    if root == committed_results_root() or committed_results_root() in root.parents:
+        raise ValueError(
+            f"{USER_RESULTS_ENV} must not point into the book's store; got {USER_RESULTS_ENV}={configured!r}"
+        )
+    return root / profile
 
 
 def progress_enabled() -> bool:

@@ -25,4 +25,39 @@ Instances and data:
 
 Chapter: :mod:`~bandit_lib.uig.experiments` (one module per figure group) and
 :mod:`~bandit_lib.uig.report` (tables, figures and verdicts).
+Short imports (each with an example in its docstring)::
+
+    from bandit_lib.uig import (LSDTCSI, LSDTPSI, LSDTTSComplete, LSDTTSPartial, UCB1, ThompsonSampling,
+                                CKLUCB, OSUB, OSSB, simulate, similarity_graph, reveal,
+                                equivalence_classes, candidate_set_complete, eliminate_partial)
 """
+
+from bandit_lib.uig.candidates import candidate_set_complete, eliminate_partial
+from bandit_lib.uig.ckl_ucb import CKLUCB
+from bandit_lib.uig.lsdt_csi import LSDTCSI
+from bandit_lib.uig.lsdt_psi import LSDTPSI
+from bandit_lib.uig.lsdt_ts import LSDTTSComplete, LSDTTSPartial
+from bandit_lib.uig.ossb import OSSB
+from bandit_lib.uig.osub import OSUB
+from bandit_lib.uig.problem import equivalence_classes, reveal, similarity_graph
+from bandit_lib.uig.protocol import simulate
+from bandit_lib.uig.ts import ThompsonSampling
+from bandit_lib.uig.ucb1 import UCB1
+
+__all__ = [
+    "LSDTCSI",
+    "LSDTPSI",
+    "LSDTTSComplete",
+    "LSDTTSPartial",
+    "UCB1",
+    "ThompsonSampling",
+    "CKLUCB",
+    "OSUB",
+    "OSSB",
+    "simulate",
+    "similarity_graph",
+    "reveal",
+    "equivalence_classes",
+    "candidate_set_complete",
+    "eliminate_partial",
+]

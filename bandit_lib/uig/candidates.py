@@ -57,6 +57,13 @@ def candidate_set_complete(A, *, order=None, check: bool = True) -> np.ndarray:
     The graph is first checked to be a UIG (a :class:`~bandit_lib.uig.problem.NotUnitIntervalGraph`
     error otherwise): against ``order`` when given (cheap; e.g. ``np.argsort(means)``), by
     recognition when not. ``check=False`` skips this for callers that have just checked.
+
+    Example (a path of seven arms: the two ends and the isolated best arm can be optimal):
+
+    >>> from bandit_lib.uig import candidate_set_complete, similarity_graph
+    >>> A = similarity_graph([0.1, 0.2, 0.3, 0.45, 0.6, 0.7, 0.9], 0.16)
+    >>> candidate_set_complete(A).tolist()
+    [0, 5, 6]
     """
     A = check_unit_interval_graph(A, order) if check else check_adjacency("A", A)
     out = []
@@ -120,6 +127,14 @@ def eliminate_partial(S, D) -> np.ndarray:
 
     ``M[i, k] = #{j : S[i, j] and D[j, k]}``; arm i is eliminated when ``M[i, k] > 0`` for some
     S-neighbour k of i.
+
+    Example (the arms of :func:`candidate_set_complete`'s example, 80 % of the pairs revealed):
+
+    >>> import numpy as np
+    >>> from bandit_lib.uig import eliminate_partial, reveal, similarity_graph
+    >>> A = similarity_graph([0.1, 0.2, 0.3, 0.45, 0.6, 0.7, 0.9], 0.16)
+    >>> eliminate_partial(*reveal(A, 0.8, 0.8, np.random.default_rng(1))).tolist()
+    [0, 1, 5, 6]
     """
     S, D = check_side_information(S, D)
     M = S.astype(np.int64) @ D.astype(np.int64)  # integer counts: exact (numpy's integer product uses no BLAS)

@@ -60,7 +60,26 @@ def epoch_targets(z, horizon: int, m: int, lam: float) -> np.ndarray:
 
 
 class LSDTPSI:
-    """LSDT-PSI's online step on ``candidates``, with the revealed similarity graph ``graph`` (S, over all arms)."""
+    """LSDT-PSI's online step on ``candidates``, with the revealed similarity graph ``graph`` (S, over all arms).
+
+    ``candidates`` is the offline step's B0 (:func:`~bandit_lib.uig.candidates.eliminate_partial`);
+    the policy needs the ``horizon`` it will run for, and ``eps``. The paper's settings are the
+    defaults: lam = 1/8 (its synthetic experiments; 1/32 for Jester), beta = 1/2.
+
+    Example (the arms of :class:`~bandit_lib.uig.ucb1.UCB1`'s example, with 80 % of their graph revealed; 300 rounds; the plays of each arm):
+
+    >>> import numpy as np
+    >>> from bandit_lib.tapes import decision_stream, gaussian_tape
+    >>> means = [0.1, 0.2, 0.3, 0.45, 0.6, 0.7, 0.9]
+    >>> from bandit_lib.uig import LSDTPSI, eliminate_partial, reveal, similarity_graph, simulate
+    >>> A = similarity_graph(means, 0.16)  # the unit interval graph at eps = 0.16
+    >>> S, D = reveal(A, 0.8, 0.8, np.random.default_rng(1))  # partial side information
+    >>> candidates = eliminate_partial(S, D)
+    >>> policy = LSDTPSI(S, decision_stream(1), candidates=candidates, horizon=300, eps=0.16)
+    >>> arms = simulate(policy, gaussian_tape(means, 0.5, seed=1), 300)
+    >>> np.bincount(arms, minlength=7).tolist()
+    [13, 15, 0, 0, 0, 71, 201]
+    """
 
     def __init__(
         self,

@@ -46,7 +46,19 @@ LEADERS = ("candidates", "all")
 
 
 class OSSB:
-    """OSSB on the unit interval graph ``graph`` (A) with Gaussian rewards of variance ``sigma**2``."""
+    """OSSB on the unit interval graph ``graph`` (A) with Gaussian rewards of variance ``sigma**2``.
+
+    Example (the arms of :class:`~bandit_lib.uig.ucb1.UCB1`'s example, with their graph; 300 rounds; the plays of each arm):
+
+    >>> import numpy as np
+    >>> from bandit_lib.tapes import decision_stream, gaussian_tape
+    >>> means = [0.1, 0.2, 0.3, 0.45, 0.6, 0.7, 0.9]
+    >>> from bandit_lib.uig import OSSB, similarity_graph, simulate
+    >>> A = similarity_graph(means, 0.16)  # the unit interval graph at eps = 0.16
+    >>> arms = simulate(OSSB(A, decision_stream(1), sigma=0.5), gaussian_tape(means, 0.5, seed=1), 300)
+    >>> np.bincount(arms, minlength=7).tolist()
+    [1, 2, 3, 12, 1, 11, 270]
+    """
 
     def __init__(
         self,

@@ -29,7 +29,19 @@ from bandit_lib.uig.protocol import argmax_ties, check_stream
 
 
 class OSUB:
-    """OSUB on the unit interval graph ``graph`` (A; Gaussian KL-UCB with variance ``sigma**2``)."""
+    """OSUB on the unit interval graph ``graph`` (A; Gaussian KL-UCB with variance ``sigma**2``).
+
+    Example (the arms of :class:`~bandit_lib.uig.ucb1.UCB1`'s example, with their graph; 300 rounds; the plays of each arm):
+
+    >>> import numpy as np
+    >>> from bandit_lib.tapes import decision_stream, gaussian_tape
+    >>> means = [0.1, 0.2, 0.3, 0.45, 0.6, 0.7, 0.9]
+    >>> from bandit_lib.uig import OSUB, similarity_graph, simulate
+    >>> A = similarity_graph(means, 0.16)  # the unit interval graph at eps = 0.16
+    >>> arms = simulate(OSUB(A, decision_stream(1), sigma=0.5), gaussian_tape(means, 0.5, seed=1), 300)
+    >>> np.bincount(arms, minlength=7).tolist()
+    [1, 2, 5, 12, 41, 238, 1]
+    """
 
     def __init__(self, graph, stream: DecisionStream, *, sigma: float = 1.0):
         A = check_adjacency("graph", graph)

@@ -42,7 +42,14 @@ class NotUnitIntervalGraph(ValueError):
 
 
 def similarity_graph(means, eps) -> np.ndarray:
-    r"""Adjacency of :math:`G^*_\epsilon`: ``|mu_i - mu_j| < eps`` for i != j."""
+    r"""Adjacency of :math:`G^*_\epsilon`: ``|mu_i - mu_j| < eps`` for i != j.
+
+    Example:
+
+    >>> from bandit_lib.uig import similarity_graph
+    >>> similarity_graph([0.1, 0.2, 0.5], 0.15).astype(int).tolist()
+    [[0, 1, 0], [1, 0, 0], [0, 0, 0]]
+    """
     means = check_vector("means", means)
     eps = check_nonnegative("eps", eps)
     A = np.abs(means[:, None] - means[None, :]) < eps
@@ -107,6 +114,12 @@ def equivalence_classes(A, nodes=None) -> list[np.ndarray]:
     ``nodes`` restricts the partition to a subset (a union of classes, such as a candidate set);
     the neighbourhoods are always taken in the whole graph. Classes are sorted by their smallest
     member, members ascending.
+
+    Example:
+
+    >>> from bandit_lib.uig import equivalence_classes, similarity_graph
+    >>> [c.tolist() for c in equivalence_classes(similarity_graph([0.1, 0.2, 0.5], 0.15))]
+    [[0, 1], [2]]
     """
     closed = closed_neighbourhoods(A)
     nodes = np.arange(len(closed)) if nodes is None else np.unique(np.asarray(nodes, dtype=np.int64))
@@ -249,6 +262,15 @@ def reveal(A, p_s, p_d, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarra
 
     One uniform per pair decides both (the two sets are disjoint), so revelations for increasing
     probabilities from the same generator state are nested: a sweep over p is monotone.
+
+    Example (everything revealed at p = 1):
+
+    >>> import numpy as np
+    >>> from bandit_lib.uig import reveal, similarity_graph
+    >>> A = similarity_graph([0.1, 0.2, 0.5], 0.15)
+    >>> S, D = reveal(A, 1.0, 1.0, np.random.default_rng(1))
+    >>> bool((S == A).all()), D.astype(int).tolist()
+    (True, [[0, 0, 1], [0, 0, 1], [1, 1, 0]])
     """
     A = check_adjacency("A", A)
     p_s = check_in_range("p_s", p_s, 0.0, 1.0, low_open=False, high_open=False)

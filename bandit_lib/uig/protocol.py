@@ -83,7 +83,15 @@ def check_generator(rng, name: str = "rng") -> np.random.Generator:
 
 
 def simulate(policy: RegretPolicy, tape: RewardTape, horizon: int) -> np.ndarray:
-    """Play ``horizon`` rounds of ``policy`` on ``tape``; return the arms played, in order."""
+    """Play ``horizon`` rounds of ``policy`` on ``tape``; return the arms played, in order.
+
+    Example: see :class:`~bandit_lib.uig.ucb1.UCB1`'s; in short,
+
+    >>> from bandit_lib.tapes import decision_stream, gaussian_tape
+    >>> from bandit_lib.uig import UCB1, simulate
+    >>> simulate(UCB1(2, decision_stream(1)), gaussian_tape([0.0, 1.0], 0.5, seed=1), 6).tolist()
+    [0, 1, 1, 1, 1, 1]
+    """
     horizon = check_int("horizon", horizon, minimum=0)
     check_tape(tape)
     arms = np.empty(horizon, dtype=np.int64)

@@ -35,7 +35,20 @@ def binarise(reward: float, rng: np.random.Generator) -> int:
 
 
 class ThompsonSampling:
-    """Thompson sampling on ``arms`` (all arms when None)."""
+    """Thompson sampling on ``arms`` (all arms when None); ``model="bernoulli"`` (Beta posteriors,
+    rewards binarised) or ``"gaussian"`` (variance ``sigma**2``).
+
+    Example (seven Gaussian arms; 300 rounds; the plays of each arm):
+
+    >>> import numpy as np
+    >>> from bandit_lib.tapes import decision_stream, gaussian_tape
+    >>> means = [0.1, 0.2, 0.3, 0.45, 0.6, 0.7, 0.9]
+    >>> from bandit_lib.uig import ThompsonSampling, simulate
+    >>> policy = ThompsonSampling(7, np.random.default_rng(1), model="gaussian", sigma=0.5)
+    >>> arms = simulate(policy, gaussian_tape(means, 0.5, seed=1), 300)
+    >>> np.bincount(arms, minlength=7).tolist()
+    [1, 4, 6, 15, 20, 32, 222]
+    """
 
     def __init__(
         self, n_arms: int, stream: np.random.Generator, *, arms=None, model: str = "bernoulli", sigma: float = 1.0

@@ -29,7 +29,18 @@ from bandit_lib.uig.protocol import argmax_ties, check_arms, check_stream
 
 
 class UCB1:
-    """UCB1 with constant ``alpha`` on ``arms`` (all arms when None)."""
+    """UCB1 with constant ``alpha`` on ``arms`` (all arms when None).
+
+    Example (seven Gaussian arms; 300 rounds; the plays of each arm):
+
+    >>> import numpy as np
+    >>> from bandit_lib.tapes import decision_stream, gaussian_tape
+    >>> means = [0.1, 0.2, 0.3, 0.45, 0.6, 0.7, 0.9]
+    >>> from bandit_lib.uig import UCB1, simulate
+    >>> arms = simulate(UCB1(7, decision_stream(1)), gaussian_tape(means, 0.5, seed=1), 300)
+    >>> np.bincount(arms, minlength=7).tolist()
+    [9, 15, 13, 21, 32, 62, 148]
+    """
 
     def __init__(self, n_arms: int, stream: DecisionStream, *, arms=None, alpha: float = 2.0):
         n_arms = check_int("n_arms", n_arms, minimum=1)

@@ -7,7 +7,7 @@ Algorithms (each ``name(tape, ..., engine="fast")`` with a readable ``name_refer
 * :mod:`~bandit_lib.zhuang17.wrr` — WRR, Weighted Round-Robin (Algorithm 2);
 * :mod:`~bandit_lib.zhuang17.nrr` — NRR, the naive round-robin baseline;
 * :mod:`~bandit_lib.zhuang17.ib` — IB, iterative best-arm identification with CLUCB;
-* :mod:`~bandit_lib.zhuang17._engine` — (private) the reference state and numba engines of RR,
+* ``bandit_lib.zhuang17._engine`` — (private) the reference state and numba engines of RR,
   WRR and NRR.
 
 Theory and intervals:
@@ -33,4 +33,20 @@ Chapter:
   checked in code (:mod:`~bandit_lib.zhuang17.report.hypotheses`).
 
 RR and WRR are the baselines of ADE20 and GOLD20, which import them from here.
+
+Short imports (each with an example in its docstring)::
+
+    from bandit_lib.zhuang17 import rr, wrr, nrr, ib, HoeffdingCI, AgrestiCoullCI, rho_star, planted_outliers
+
+``bandit_lib.zhuang17.rr`` is then the function; its module stays importable by its full name
+(``from bandit_lib.zhuang17.rr import rr_reference``).
 """
+
+from bandit_lib.zhuang17.ib import ib
+from bandit_lib.zhuang17.instances import planted_outliers
+from bandit_lib.zhuang17.intervals import AgrestiCoullCI, HoeffdingCI, rho_star
+from bandit_lib.zhuang17.nrr import nrr
+from bandit_lib.zhuang17.rr import rr
+from bandit_lib.zhuang17.wrr import wrr
+
+__all__ = ["rr", "wrr", "nrr", "ib", "HoeffdingCI", "AgrestiCoullCI", "rho_star", "planted_outliers"]

@@ -634,7 +634,18 @@ def ib_kernel(kind, keys, means, scale, values, offsets, k, delta, cap, R, s, m,
 def ib(
     tape: RewardTape, *, k: float, delta: float, cap: int | None = None, R_sg: float = 0.5, engine: str = "fast"
 ) -> Outcome:
-    """Iterative best-arm identification with CLUCB; see the module docstring."""
+    """Iterative best-arm identification with CLUCB (the paper's second baseline; see the module
+    docstring): best-arm identification repeated until the best remaining arm is not an outlier.
+    No overall guarantee. ``R_sg=0.5``: Bernoulli rewards are 1/2-sub-Gaussian.
+
+    Example:
+
+    >>> from bandit_lib.tapes import bernoulli_tape
+    >>> from bandit_lib.zhuang17 import ib
+    >>> out = ib(bernoulli_tape([0.1, 0.2, 0.25, 0.3, 0.9], seed=1), k=1.5, delta=0.1)
+    >>> out.output.tolist(), out.pulls
+    ([4], 57621)
+    """
     n, k, delta, cap, _, _ = check_common(tape, k, delta, cap, engine=engine)
     R_sg = check_positive("R_sg", R_sg)
     if engine == "reference":

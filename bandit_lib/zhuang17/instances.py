@@ -96,7 +96,16 @@ def planted_outliers(
     min_gap: float = 0.01,
     max_tries: int = 100_000,
 ) -> Case:
-    """A case with planted high outliers (see the module docstring); raises if none is accepted."""
+    """A case with planted high outliers (see the module docstring); raises if none is accepted.
+
+    Example (20 arms at k = 2.5, from seed 1; the planted outliers are the k-sigma set):
+
+    >>> from bandit_lib.ksigma import ksigma_outliers
+    >>> from bandit_lib.zhuang17 import planted_outliers
+    >>> case = planted_outliers(20, 2.5, 1)
+    >>> case.means.size, ksigma_outliers(case.means, 2.5).tolist()
+    (20, [3])
+    """
     n = check_int("n", n, minimum=3)
     k = check_nonnegative("k", k)
     normal = _check_interval("normal", normal)

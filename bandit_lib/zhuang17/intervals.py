@@ -50,7 +50,7 @@ What ADE20 and GOLD20 reuse: the two families :class:`HoeffdingCI` and :class:`A
 Exactness contract: the numba kernel :func:`evaluate_kernel` is the *only* place where these
 quantities are computed (with the k-sigma kernels :func:`bandit_lib.ksigma.threshold_nb` and
 :func:`bandit_lib.ksigma.is_active_nb`, which the arena's detectors share). The per-pull references call it after every update, and the fast
-engines (:mod:`bandit_lib.zhuang17._engine`) call the very same kernel whenever their
+engines (``bandit_lib.zhuang17._engine``) call the very same kernel whenever their
 certified bounds cannot settle a decision, so both engines compare the same floating-point
 numbers.
 """
@@ -177,7 +177,14 @@ def l_of_k(n: int, k: float, delta: float) -> float:
 
 
 def rho_star(n: int, k: float, delta: float) -> float:
-    r"""WRR's minimax weight, Eq. (6): :math:`\rho^* = \max(1, (n-1)^{2/3} / l(k)^{1/3})`."""
+    r"""WRR's minimax weight, Eq. (6): :math:`\rho^* = \max(1, (n-1)^{2/3} / l(k)^{1/3})`.
+
+    Example (the table of the ZHUANG17 chapter):
+
+    >>> from bandit_lib.zhuang17 import rho_star
+    >>> round(rho_star(20, 2.5, 0.1), 3)
+    3.296
+    """
     lk = l_of_k(n, k, delta)
     return max(1.0, (n - 1.0) ** (2.0 / 3.0) / lk ** (1.0 / 3.0))
 
@@ -245,10 +252,20 @@ class IntervalFamily:
 
 @dataclass(frozen=True)
 class HoeffdingCI(IntervalFamily):
-    """Hoeffding arm radii and McDiarmid threshold radius for rewards in an interval of length R.
+    """Hoeffding arm radii and McDiarmid threshold radius for rewards in an interval of length R:
+    the intervals of ZHUANG17's theorems (RR and WRR are then delta-correct).
 
+    ``R=1.0`` (default): rewards in [0, 1], as in the paper (and ADE20: "R is set as 1").
     ``l_inner="delta"`` (default): Zhuang's l(k) with ln(pi^2 n^3/(6 delta)), fixed per run;
     ``"delta_prime"``: the ADE20 restatement with delta'(T) inside the log.
+
+    Example (an interval family is passed to RR and WRR as ``ci``):
+
+    >>> from bandit_lib.zhuang17 import HoeffdingCI
+    >>> HoeffdingCI()
+    HoeffdingCI(R=1.0, l_inner='delta')
+    >>> HoeffdingCI(R=2.0, l_inner="delta_prime").R
+    2.0
     """
 
     R: float = 1.0
@@ -266,10 +283,17 @@ class HoeffdingCI(IntervalFamily):
 
 @dataclass(frozen=True)
 class AgrestiCoullCI(IntervalFamily):
-    """Agresti–Coull arm radii and a delta-method threshold radius, for Bernoulli rewards.
+    """Agresti–Coull arm radii and a delta-method threshold radius, for Bernoulli rewards: the
+    intervals of every figure of ZHUANG17 (used "heuristically": no proof).
 
     ``z_mode``: ``"erfinv"`` (literal, default) or ``"normal"``; ``threshold_ci``: ``"delta"``
-    (default) or ``"as_printed"``.
+    (default) or ``"as_printed"`` (the ZHUANG17 chapter's reproduction notes say why).
+
+    Example:
+
+    >>> from bandit_lib.zhuang17 import AgrestiCoullCI
+    >>> AgrestiCoullCI()
+    AgrestiCoullCI(z_mode='erfinv', threshold_ci='delta')
     """
 
     z_mode: str = "erfinv"

@@ -50,7 +50,18 @@ def nrr_reference(tape: RewardTape, *, k: float, delta: float, cap: int | None =
 
 
 def nrr(tape: RewardTape, *, k: float, delta: float, cap: int | None = None, engine: str = "fast") -> Outcome:
-    """Naive Round-Robin; see the module docstring."""
+    """Naive Round-Robin (the paper's first baseline; see the module docstring): round robin until
+    the estimated outlier set has not changed for ``ceil(1/delta)`` consecutive pulls. A heuristic
+    stop, with no guarantee.
+
+    Example:
+
+    >>> from bandit_lib.tapes import bernoulli_tape
+    >>> from bandit_lib.zhuang17 import nrr
+    >>> out = nrr(bernoulli_tape([0.1, 0.2, 0.25, 0.3, 0.9], seed=1), k=1.5, delta=0.1)
+    >>> out.output.tolist(), out.pulls
+    ([4], 15)
+    """
     n, k, delta, cap, _, _ = check_common(tape, k, delta, cap, engine=engine, heuristic=True)
     if engine == "reference":
         return nrr_reference(tape, k=k, delta=delta, cap=cap)

@@ -25,7 +25,7 @@ are updated after each batch; the initialisation stays at ``init_pulls`` pulls p
 is cut short at the cap, so ``T`` never exceeds ``cap``.
 
 ``engine="reference"`` runs :func:`rr_reference` (this pseudocode, one ``tape.pull`` at a time);
-``"fast"`` runs the certified numba engine of :mod:`bandit_lib.zhuang17._engine`, which
+``"fast"`` runs the certified numba engine of ``bandit_lib.zhuang17._engine``, which
 makes exactly the same pulls and stops at exactly the same pull (tests check this). The tape must
 be fresh (``tape.rewind()``); afterwards its read positions are the arms' pull counts.
 ``Outcome.output``: sorted estimated outlier set; ``pulls``: T including initialisation;
@@ -79,8 +79,34 @@ def rr(
     engine: str = "fast",
     count: str = "pulls",
 ) -> Outcome:
-    """Round-Robin; see the module docstring. ``count="batches"`` counts T in batches inside
-    delta'(T) (ADE20's ablation B3; the theory needs the default "pulls")."""
+    """Round-Robin (Algorithm 1; see the module docstring): the k-sigma outliers of the arms of
+    ``tape`` with confidence ``1 - delta``, sampling the arms in turn.
+
+    ``ci`` is the family of confidence intervals, and the paper leaves it open, so it has no
+    default: ``HoeffdingCI(R=1.0)`` (:class:`~bandit_lib.zhuang17.intervals.HoeffdingCI`) is
+    the Hoeffding/McDiarmid family of the theorems (delta-correct for rewards in an interval of
+    length ``R``), ``AgrestiCoullCI()`` (:class:`~bandit_lib.zhuang17.intervals.AgrestiCoullCI`)
+    the Agresti–Coull family of every figure of the paper (Bernoulli rewards, heuristic: no
+    proof). The paper's other settings are the defaults: one initial pull per arm, one pull per
+    round (``batch=1``, ``init_pulls=1``), T counted in pulls.
+
+    ``cap``: the most pulls (default: a cap with a warning, or an error naming the instance when
+    the run could not end); ``batch``: pulls per round-robin turn (ADE20's 1,000);
+    ``count="batches"`` counts T in batches inside delta'(T) (ADE20's ablation B3; the theory
+    needs the default "pulls"); ``engine``: ``"fast"`` (numba) or ``"reference"`` (pull by pull,
+    the same pulls).
+
+    Example (five Bernoulli arms, one outlier at k = 1.5):
+
+    >>> from bandit_lib.tapes import bernoulli_tape
+    >>> from bandit_lib.zhuang17 import AgrestiCoullCI, HoeffdingCI, rr
+    >>> means = [0.1, 0.2, 0.25, 0.3, 0.9]
+    >>> out = rr(bernoulli_tape(means, seed=1), k=1.5, delta=0.1, ci=AgrestiCoullCI())
+    >>> out.output.tolist(), out.pulls, out.capped
+    ([4], 1964, False)
+    >>> rr(bernoulli_tape(means, seed=1), k=1.5, delta=0.1, ci=HoeffdingCI(R=1.0)).pulls
+    41120
+    """
     n, k, delta, cap, init_pulls, batch = check_common(
         tape, k, delta, cap, init_pulls=init_pulls, batch=batch, engine=engine
     )

@@ -88,8 +88,28 @@ def wrr(
     engine: str = "fast",
     count: str = "pulls",
 ) -> Outcome:
-    """Weighted Round-Robin; see the module docstring. ``count="batches"`` counts T in batches
-    inside delta'(T) (ADE20's ablation B3; the theory needs the default "pulls")."""
+    """Weighted Round-Robin (Algorithm 2; see the module docstring): RR that gives the arms still
+    active about ``rho`` times the pulls of the others.
+
+    ``ci`` is the family of confidence intervals, and the paper leaves it open, so it has no
+    default: ``HoeffdingCI(R=1.0)`` (:class:`~bandit_lib.zhuang17.intervals.HoeffdingCI`) is
+    the Hoeffding/McDiarmid family of the theorems (delta-correct for rewards in an interval of
+    length ``R``), ``AgrestiCoullCI()`` (:class:`~bandit_lib.zhuang17.intervals.AgrestiCoullCI`)
+    the Agresti–Coull family of every figure of the paper (Bernoulli rewards, heuristic: no
+    proof). The paper's other settings are the defaults: one initial pull per arm, one pull per
+    round (``batch=1``, ``init_pulls=1``), T counted in pulls.
+    ``rho=None`` (the default) is the paper's weight rho* (Eq. 6,
+    :func:`~bandit_lib.zhuang17.intervals.rho_star`). ``cap``, ``batch``, ``count`` and
+    ``engine`` as in :func:`~bandit_lib.zhuang17.rr.rr`.
+
+    Example (the instance of :func:`~bandit_lib.zhuang17.rr.rr`'s example):
+
+    >>> from bandit_lib.tapes import bernoulli_tape
+    >>> from bandit_lib.zhuang17 import AgrestiCoullCI, wrr
+    >>> out = wrr(bernoulli_tape([0.1, 0.2, 0.25, 0.3, 0.9], seed=1), k=1.5, delta=0.1, ci=AgrestiCoullCI())
+    >>> out.output.tolist(), out.pulls, round(out.info["rho"], 3)
+    ([4], 1515, 1.502)
+    """
     n, k, delta, cap, init_pulls, batch = check_common(
         tape, k, delta, cap, init_pulls=init_pulls, batch=batch, engine=engine
     )

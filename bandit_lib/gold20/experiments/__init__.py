@@ -320,8 +320,7 @@ def compute_synthetic(seed, kind: str, eps: float, n: int, run: int, cap: int, f
     return {"case": case_summary(case), "rows": rows}
 
 
-def plan_synthetic(profile: str) -> list[Unit]:
-    cfg = PROFILES[profile]["synthetic"]
+def plan_synthetic(**cfg) -> list[Unit]:
     # Largest n first, so that the longest units start first on the workers.
     return [
         Unit(
@@ -348,6 +347,7 @@ SYNTHETIC = Experiment(
     title="Synthetic data: accuracy and pulls of GOLD, NRR, IB, RR, WRR (Figs 2-3)",
     compute=compute_synthetic,
     plan=plan_synthetic,
+    grid={profile: PROFILES[profile]["synthetic"] for profile in PROFILES},
     entropy=202002,
     chapter=CHAPTER,
     figures=(
@@ -372,8 +372,7 @@ def compute_twitter(seed, keyword: int, runs: int, cap: int, data_seed: int, ib_
     return {"case": case_summary(case), "rows": all_methods(seed, case, runs, cap, ib_ks=tuple(ib_ks))}
 
 
-def plan_twitter(profile: str) -> list[Unit]:
-    cfg = PROFILES[profile]["twitter"]
+def plan_twitter(**cfg) -> list[Unit]:
     return [
         Unit(
             f"keyword={w}",
@@ -395,6 +394,7 @@ TWITTER = Experiment(
     title="Twitter-like stand-in: effectiveness and pulls (Fig. 4)",
     compute=compute_twitter,
     plan=plan_twitter,
+    grid={profile: PROFILES[profile]["twitter"] for profile in PROFILES},
     entropy=202004,
     chapter=CHAPTER,
     figures=(
@@ -417,8 +417,7 @@ def compute_yahoo(
     }
 
 
-def plan_yahoo(profile: str) -> list[Unit]:
-    cfg = PROFILES[profile]["yahoo"]
+def plan_yahoo(**cfg) -> list[Unit]:
     # The "realistic" variant is ours (not in the paper) and is about GOLD's cost: no IB there, which
     # keeps the full profile within its time budget (IB reaches the cap on every day of the main variant).
     return [
@@ -445,6 +444,7 @@ YAHOO = Experiment(
     title="Yahoo!-like stand-in: correctness and pulls per day (Fig. 5)",
     compute=compute_yahoo,
     plan=plan_yahoo,
+    grid={profile: PROFILES[profile]["yahoo"] for profile in PROFILES},
     entropy=202005,
     chapter=CHAPTER,
     figures=(Figure("Fig. 5", "correctness and pulls per day (Yahoo!-like synthetic stand-in)"),),
@@ -466,8 +466,7 @@ def compute_eps(seed, eps_alg: float, n: int, runs: int, cap: int) -> dict:
     return {"case": summary, "rows": rows}
 
 
-def plan_eps(profile: str) -> list[Unit]:
-    cfg = PROFILES[profile]["eps"]
+def plan_eps(**cfg) -> list[Unit]:
     return [
         Unit(f"eps_alg={e:g}", {"eps_alg": e, "n": cfg["n"], "runs": cfg["runs"], "cap": cfg["cap"]})
         for e in cfg["grid"]
@@ -480,6 +479,7 @@ EPS_SWEEP = Experiment(
     title="GOLD's pulls against eps on one upper-side n = 100 instance (Fig. 6)",
     compute=compute_eps,
     plan=plan_eps,
+    grid={profile: PROFILES[profile]["eps"] for profile in PROFILES},
     entropy=202006,
     chapter=CHAPTER,
     figures=(Figure("Fig. 6", "mean pulls of GOLD vs eps_alg, with the (b(eps)/b(5))^2 prediction"),),
@@ -550,8 +550,7 @@ def compute_theory(seed, kind: str, eps: float, n: int, case: int, runs: int, ca
     return {"case": summary, "rows": rows}
 
 
-def plan_theory(profile: str) -> list[Unit]:
-    cfg = PROFILES[profile]["theory"]
+def plan_theory(**cfg) -> list[Unit]:
     return [
         Unit(
             f"{kind},eps={eps:g},n={n},case={c}",
@@ -570,6 +569,7 @@ THEORY = Experiment(
     title="GOLD with Hoeffding and Bernoulli widths: error, Theorem 5.7, cost model",
     compute=compute_theory,
     plan=plan_theory,
+    grid={profile: PROFILES[profile]["theory"] for profile in PROFILES},
     entropy=202007,
     chapter=CHAPTER,
     figures=(Figure("Theory", "error rate vs delta; pulls vs Theorem 5.7 and vs the fixed-point prediction"),),
@@ -591,8 +591,7 @@ def compute_margin(seed, kind: str, eps: float, n: int, margin: float, run: int,
     return {"case": case_summary(case), "rows": rows}
 
 
-def plan_margin(profile: str) -> list[Unit]:
-    cfg = PROFILES[profile]["margin"]
+def plan_margin(**cfg) -> list[Unit]:
     return [
         Unit(
             f"{kind},eps={eps:g},n={n},margin={m:g},run={r}",
@@ -612,6 +611,7 @@ MARGIN = Experiment(
     title="The generator's margin: GOLD, RR and WRR with margins 1 and 3",
     compute=compute_margin,
     plan=plan_margin,
+    grid={profile: PROFILES[profile]["margin"] for profile in PROFILES},
     entropy=202009,
     chapter=CHAPTER,
     figures=(Figure("Margin panel", "GOLD's cost and the baselines' with the outlier block further out"),),
@@ -635,8 +635,7 @@ def compute_strict(seed, kind: str, n: int, case: int, injected: str, cap: int) 
     return {"case": summary, "rows": rows}
 
 
-def plan_strict(profile: str) -> list[Unit]:
-    cfg = PROFILES[profile]["strict"]
+def plan_strict(**cfg) -> list[Unit]:
     return [
         Unit(
             f"{kind},n={n},injected={inj},case={c}",
@@ -655,6 +654,7 @@ STRICT = Experiment(
     title="Ablation: the literal strict (< K) reading against the inclusive one",
     compute=compute_strict,
     plan=plan_strict,
+    grid={profile: PROFILES[profile]["strict"] for profile in PROFILES},
     entropy=202008,
     chapter=CHAPTER,
     figures=(Figure("Table G.1", "pulls and correctness of GOLD under the strict and inclusive readings"),),
@@ -674,8 +674,7 @@ def compute_uncapped(seed, kind: str, eps: float, n: int, run: int, cap: int, sy
     return {"case": case_summary(case), "rows": [run_gold(tape, case, cap, run=run)]}
 
 
-def plan_uncapped(profile: str) -> list[Unit]:
-    cfg = PROFILES[profile]["synthetic"]
+def plan_uncapped(**cfg) -> list[Unit]:
     kind, eps, n = ("intermediate", 2.5, max(cfg["n"]))
     return [
         Unit(
@@ -692,6 +691,7 @@ UNCAPPED = Experiment(
     title="GOLD on the synthetic cell that hits the cap, with 10x the cap",
     compute=compute_uncapped,
     plan=plan_uncapped,
+    grid={profile: {k: v for k, v in PROFILES[profile]["synthetic"].items() if k != "eps"} for profile in PROFILES},
     entropy=202009,
     chapter=CHAPTER,
     figures=(Figure("Table G.2", "GOLD on (intermediate, eps = 2.5, largest n) with a 10x cap, same tapes"),),

@@ -59,8 +59,7 @@ def compute_synthetic_hoeffding(seed, kind: str, eps: float, n: int, run: int, c
     return {"case": case_summary(case), "rows": rows}
 
 
-def plan_synthetic_hoeffding(profile: str) -> list[Unit]:
-    cfg = PROFILES[profile]["synthetic"]
+def plan_synthetic_hoeffding(**cfg) -> list[Unit]:
     first = HOEFFDING_RUNS["synthetic"]  # runs below it already have both families
     return [
         Unit(
@@ -87,6 +86,7 @@ SYNTHETIC_HOEFFDING = Experiment(
     title="RR and WRR with Hoeffding intervals in the synthetic runs that lacked them (runs 5-9)",
     compute=compute_synthetic_hoeffding,
     plan=plan_synthetic_hoeffding,
+    grid={profile: PROFILES[profile]["synthetic"] for profile in PROFILES},
     entropy=202010,
     chapter=CHAPTER,
     figures=(Figure("Fig. 3 (Hoeffding reading)", "RR and WRR with Hoeffding intervals in all 10 runs"),),
@@ -117,8 +117,7 @@ def compute_theory_edge(seed, kind: str, eps: float, n: int, case: int, runs: in
     return {"case": summary, "rows": rows}
 
 
-def plan_theory_edge(profile: str) -> list[Unit]:
-    cfg = EDGE_PROFILES[profile]
+def plan_theory_edge(**cfg) -> list[Unit]:
     return [
         Unit(
             f"{kind},eps={eps:g},n={n},case={c}",
@@ -145,6 +144,7 @@ THEORY_EDGE = Experiment(
     title="GOLD (Hoeffding width) on instances 2% beyond the (eps, rho) boundary: errors, Lemmas 5.3-5.4",
     compute=compute_theory_edge,
     plan=plan_theory_edge,
+    grid={profile: EDGE_PROFILES[profile] for profile in EDGE_PROFILES},
     entropy=202011,
     chapter=CHAPTER,
     figures=(Figure("Theory (boundary)", "error rate and Lemmas 5.3-5.4 at generator margin 0.02"),),
@@ -217,8 +217,7 @@ def compute_theorem57(seed, n: int, eps: float, runs: int) -> dict:
     return {"case": case, "rows": rows}
 
 
-def plan_theorem57(profile: str) -> list[Unit]:
-    cfg = T57_PROFILES[profile]
+def plan_theorem57(**cfg) -> list[Unit]:
     return [Unit(f"n={n},eps={eps:g}", {"n": n, "eps": eps, "runs": cfg["runs"]}) for n, eps in cfg["cells"]]
 
 
@@ -228,6 +227,7 @@ THEOREM57 = Experiment(
     title="Theorem 5.7 on evenly spaced means, with a cap above the bound",
     compute=compute_theorem57,
     plan=plan_theorem57,
+    grid={profile: T57_PROFILES[profile] for profile in T57_PROFILES},
     entropy=202012,
     chapter=CHAPTER,
     figures=(Figure("Theorem 5.7", "GOLD's pulls (Hoeffding width) against the bound, evenly spaced means"),),

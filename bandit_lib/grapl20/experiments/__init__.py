@@ -120,9 +120,8 @@ def _longest_first(planned: list[tuple[float, Unit]]) -> list[Unit]:
     return [unit for _, unit in sorted(planned, key=lambda cu: -cu[0])]
 
 
-def costed_synthetic(profile: str) -> list[tuple[float, Unit]]:
-    """(predicted seconds, unit) of every unit of ``synthetic``, in planning order."""
-    s = SCALE[profile]
+def costed_synthetic(**s) -> list[tuple[float, Unit]]:
+    """(predicted seconds, unit) of every unit of ``synthetic`` (its grid ``s``), in planning order."""
     planned = []
     for figure in ("sbm", "small_world"):
         base = {"figure": figure, "n_arms": s["n_arms"], "entropy": INSTANCE_ENTROPY}
@@ -152,8 +151,12 @@ def costed_synthetic(profile: str) -> list[tuple[float, Unit]]:
     return planned
 
 
-def plan_synthetic(profile: str) -> list[Unit]:
-    return _longest_first(costed_synthetic(profile))
+def plan_synthetic(**s) -> list[Unit]:
+    return _longest_first(costed_synthetic(**s))
+
+
+def _pick(profile: str, *names: str) -> dict:
+    return {name: SCALE[profile][name] for name in names}
 
 
 SYNTHETIC = Experiment(
@@ -162,6 +165,10 @@ SYNTHETIC = Experiment(
     title="SBM and small-world instances: E(t) curves, CG against exact, the printed index, gamma*",
     compute=compute_synthetic,
     plan=plan_synthetic,
+    grid={
+        profile: _pick(profile, "n_arms", "horizon", "trials", "cg_trials", "gamma_star_trials", "ablation_trials")
+        for profile in SCALE
+    },
     entropy=71571,
     chapter=CHAPTER,
     figures=(
@@ -184,15 +191,14 @@ _FIG3_COST = {
 }
 
 
-def costed_fig3(profile: str) -> list[tuple[float, Unit]]:
-    """(predicted seconds, unit) of every unit of ``fig3_polblogs``, in planning order."""
-    s = SCALE[profile]
+def costed_fig3(**s) -> list[tuple[float, Unit]]:
+    """(predicted seconds, unit) of every unit of ``fig3_polblogs`` (its grid ``s``), in planning order."""
     cfg = SETTINGS["polblogs"]
     sizes = list(s["standin_sizes"])
     planned = []
     # The real graph (1,222 nodes) is paper scale only: the quick profile, under a minute, runs the
     # small stand-in, and the chapter says so.
-    real = ("polblogs",) if profile == "full" else ()
+    real = ("polblogs",) if s["real_graph"] else ()
     for data in (*real, "standin", "karate"):
         size = 0.01 if data == "karate" else 1.0
         stream = f"{data},grapl"
@@ -216,8 +222,8 @@ def costed_fig3(profile: str) -> list[tuple[float, Unit]]:
     return planned
 
 
-def plan_fig3(profile: str) -> list[Unit]:
-    return _longest_first(costed_fig3(profile))
+def plan_fig3(**s) -> list[Unit]:
+    return _longest_first(costed_fig3(**s))
 
 
 FIG3 = Experiment(
@@ -226,6 +232,10 @@ FIG3 = Experiment(
     title="Political blogs (real, and its stand-in) and karate club: E(t), T = N, noise-free",
     compute=compute_fig3,
     plan=plan_fig3,
+    grid={
+        profile: {**_pick(profile, "standin_sizes", "alg1_trials"), "real_graph": profile == "full"}
+        for profile in SCALE
+    },
     entropy=FIG3_ENTROPY,
     chapter=CHAPTER,
     figures=(
@@ -236,8 +246,7 @@ FIG3 = Experiment(
 )
 
 
-def plan_theory(profile: str) -> list[Unit]:
-    s = SCALE[profile]
+def plan_theory(**s) -> list[Unit]:
     # Two signals: with amplitude 1 the bias term sigma*m of Lemma A.1 is large enough to hide the
     # noise term; with amplitude 0.1 the noise term decides, which exposes its sqrt(gamma) slip.
     units = [
@@ -303,6 +312,7 @@ THEORY = Experiment(
     title="Lemmas A.1–A.3 and Theorem 3.1, checked",
     compute=compute_theory,
     plan=plan_theory,
+    grid={profile: _pick(profile, "lemma_runs", "clique_runs", "refute_runs") for profile in SCALE},
     entropy=71576,
     chapter=CHAPTER,
     figures=(Figure("theory tables", "Lemma A.1 coverage (printed and corrected), Lemmas A.2–A.3, Theorem 3.1"),),

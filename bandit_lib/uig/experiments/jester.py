@@ -125,8 +125,7 @@ def jester_run(name: str, ratings, order, B0, S, eps: float, z, lam: float, seed
     return out["arms"], out["users"]
 
 
-def plan_jester(profile: str) -> list[Unit]:
-    cfg = PROFILES[profile]
+def plan_jester(**cfg) -> list[Unit]:
     data = os.environ.get(JESTER_ENV, "jester-like")
     return [
         Unit(
@@ -154,6 +153,7 @@ JESTER = Experiment(
     title="Joke recommendation replay (Jester-like stand-in)",
     compute=compute_jester,
     plan=plan_jester,
+    grid={profile: PROFILES[profile] for profile in PROFILES},
     entropy=6080,
     figures=(Figure("Fig. 8", "Average rating per user on the Jester-like stand-in"),),
 )

@@ -70,13 +70,11 @@ def compute_reduction(seed, figure: str, K, eps, reps: int, p=None) -> dict:
     return {"rows": rows}
 
 
-def plan_reduction_csi(profile: str) -> list[Unit]:
-    cfg = PROFILES[profile]
+def plan_reduction_csi(**cfg) -> list[Unit]:
     return [Unit("fig4a", {"figure": "fig4a", **cfg["fig4a"]}), Unit("fig4b", {"figure": "fig4b", **cfg["fig4b"]})]
 
 
-def plan_reduction_psi(profile: str) -> list[Unit]:
-    cfg = PROFILES[profile]
+def plan_reduction_psi(**cfg) -> list[Unit]:
     return [Unit("fig5a", {"figure": "fig5a", **cfg["fig5a"]}), Unit("fig5b", {"figure": "fig5b", **cfg["fig5b"]})]
 
 
@@ -87,6 +85,7 @@ REDUCTION_CSI = Experiment(
     title="Size of the candidate set under complete side information",
     compute=compute_reduction,
     plan=plan_reduction_csi,
+    grid={profile: {f: PROFILES[profile][f] for f in ("fig4a", "fig4b")} for profile in PROFILES},
     entropy=6041,
     figures=(Figure("Fig. 4", "|B*| against ε and |B*|/n against n"),),
 )
@@ -97,6 +96,7 @@ REDUCTION_PSI = Experiment(
     title="Size of the offline set under partial side information",
     compute=compute_reduction,
     plan=plan_reduction_psi,
+    grid={profile: {f: PROFILES[profile][f] for f in ("fig5a", "fig5b")} for profile in PROFILES},
     entropy=6052,
     figures=(Figure("Fig. 5", "|B0| against p and |B0|/n against n"),),
 )

@@ -121,8 +121,7 @@ def compute_regret_csi(seed, K: int, eps: float, T: int, first: int, last: int, 
     return {"rows": rows, "grid": grid, "regret": regret, "seconds": seconds}
 
 
-def plan_regret_csi(profile: str) -> list[Unit]:
-    cfg = PROFILES[profile]["csi"]
+def plan_regret_csi(**cfg) -> list[Unit]:
     return [
         Unit(
             f"reps={a}-{b - 1}",
@@ -195,8 +194,7 @@ def compute_regret_psi(seed, K: int, eps: float, p: float, T, first: int, last: 
     return {"rows": rows, "grid": grid, "regret": regret, "seconds": seconds}
 
 
-def plan_regret_psi(profile: str) -> list[Unit]:
-    cfg = PROFILES[profile]["psi"]
+def plan_regret_psi(**cfg) -> list[Unit]:
     return [
         Unit(
             f"reps={a}-{b - 1}",
@@ -233,8 +231,7 @@ def compute_ts_psi(seed, K: int, eps: float, p: float, T: int, first: int, last:
     return {"rows": rows, "grid": grid, "regret": regret}
 
 
-def plan_ts_psi(profile: str) -> list[Unit]:
-    cfg = PROFILES[profile]["ts_psi"]
+def plan_ts_psi(**cfg) -> list[Unit]:
     return [
         Unit(
             f"reps={a}-{b - 1}",
@@ -259,6 +256,7 @@ REGRET_CSI = Experiment(
     title="Regret with complete side information",
     compute=compute_regret_csi,
     plan=plan_regret_csi,
+    grid={profile: PROFILES[profile]["csi"] for profile in PROFILES},
     entropy=6063,
     figures=(
         Figure("Fig. 6", "Regret against T, complete side information"),
@@ -272,6 +270,7 @@ REGRET_PSI = Experiment(
     title="Regret with partial side information",
     compute=compute_regret_psi,
     plan=plan_regret_psi,
+    grid={profile: PROFILES[profile]["psi"] for profile in PROFILES},
     entropy=6074,
     figures=(Figure("Fig. 7", "Regret against T, partial side information"),),
 )
@@ -282,6 +281,7 @@ TS_PSI = Experiment(
     title="Thompson sampling with partial side information (n = 200)",
     compute=compute_ts_psi,
     plan=plan_ts_psi,
+    grid={profile: PROFILES[profile]["ts_psi"] for profile in PROFILES},
     entropy=6100,
     figures=(Figure("Fig. 10", "LSDT-TS (PSI) against TS"),),
 )

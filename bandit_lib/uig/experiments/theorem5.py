@@ -68,8 +68,8 @@ def compute_theorem5(seed, m: int, N: int, reps: int, lp_reps: int, eps: float, 
     }
 
 
-def plan_theorem5(profile: str) -> list[Unit]:
-    return [Unit(f"m={c['m']},N={c['N']}", {**c, "eps": EPS, "p": P}) for c in PROFILES[profile]]
+def plan_theorem5(configs) -> list[Unit]:
+    return [Unit(f"m={c['m']},N={c['N']}", {**c, "eps": EPS, "p": P}) for c in configs]
 
 
 THEOREM5 = Experiment(
@@ -79,6 +79,7 @@ THEOREM5 = Experiment(
     title="Theorem 5 and Corollary 1 on instances that satisfy Assumptions 3-5",
     compute=compute_theorem5,
     plan=plan_theorem5,
+    grid={profile: {"configs": PROFILES[profile]} for profile in PROFILES},
     entropy=6133,
     figures=(Figure("Theory", "Theorem 5 and Corollary 1 inside their hypotheses"),),
 )

@@ -239,8 +239,7 @@ def compute_theory(seed, check: str, **cfg) -> dict:
     return CHECKS[check](seed, cfg)
 
 
-def plan_theory(profile: str) -> list[Unit]:
-    cfg = PROFILES[profile]
+def plan_theory(**cfg) -> list[Unit]:
     keys = {
         "log_growth": ("lsdt_T", "ucb_T", "log_reps"),
         "log_growth_psi": ("psi_T", "psi_reps"),
@@ -257,6 +256,7 @@ THEORY = Experiment(
     title="Theory checks",
     compute=compute_theory,
     plan=plan_theory,
+    grid={profile: PROFILES[profile] for profile in PROFILES},
     entropy=6122,
     figures=(Figure("Theory", "Regret against log T and n; Theorem 5 on clustered arms"),),
 )

@@ -114,9 +114,8 @@ def compute_timing(seed, setting: str, first: int, last: int, K: int, eps: float
     return {"rows": rows, "unit": "milliseconds per run"}
 
 
-def plan_timing(profile: str) -> list[Unit]:
+def plan_timing(**cfg) -> list[Unit]:
     """The Fig. 6 and Fig. 7 settings at T = 1000 (the paper's tables); smaller in the quick profile."""
-    cfg = PROFILES[profile]
     csi, psi = cfg["csi"], cfg["psi"]
     settings = {"csi": {"p": 1.0, **csi}, "psi": psi}
     return [
@@ -133,6 +132,7 @@ TIMING = Experiment(
     title="Running times per run",
     compute=compute_timing,
     plan=plan_timing,
+    grid={profile: PROFILES[profile] for profile in PROFILES},
     entropy=6111,
     figures=(
         Figure("Table I", "Running times, complete side information"),

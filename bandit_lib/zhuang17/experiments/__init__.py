@@ -148,8 +148,7 @@ def compute_synthetic(seed, n: int, k: float, case: int, runs: int, cap: int, ho
     return {"case": {**_summary(c.means, k), "tries": c.tries}, "rows": rows}
 
 
-def plan_synthetic(profile: str) -> list[Unit]:
-    cfg = PROFILES[profile]["synthetic"]
+def plan_synthetic(**cfg) -> list[Unit]:
     return [
         Unit(
             f"n={n},k={k},case={c}",
@@ -174,6 +173,7 @@ SYNTHETIC = Experiment(
     title="Synthetic data: correctness and pulls of NRR, IB, RR, WRR (Fig. 1)",
     compute=compute_synthetic,
     plan=plan_synthetic,
+    grid={profile: PROFILES[profile]["synthetic"] for profile in PROFILES},
     entropy=201701,
     chapter=CHAPTER,
     figures=(
@@ -202,8 +202,7 @@ def compute_twitter(
     return {"case": summary, "rows": four_methods(seed, kw.means, k, runs, cap, hoeffding_runs)}
 
 
-def plan_twitter(profile: str) -> list[Unit]:
-    cfg = PROFILES[profile]["twitter"]
+def plan_twitter(**cfg) -> list[Unit]:
     n_kw = PROFILES["full"]["twitter"]["keywords"]
     return [
         Unit(
@@ -228,6 +227,7 @@ TWITTER = Experiment(
     title="Twitter-like stand-in: correctness and cost (Fig. 2)",
     compute=compute_twitter,
     plan=plan_twitter,
+    grid={profile: PROFILES[profile]["twitter"] for profile in PROFILES},
     entropy=201702,
     chapter=CHAPTER,
     figures=(
@@ -259,8 +259,7 @@ def compute_rho(seed, case: int, rhos: list, runs: int, cap: int) -> dict:
     )
 
 
-def plan_rho(profile: str) -> list[Unit]:
-    cfg = PROFILES[profile]["rho"]
+def plan_rho(**cfg) -> list[Unit]:
     return [
         Unit(f"case={c}", {"case": c, "rhos": list(cfg["rhos"]), "runs": cfg["runs"], "cap": cfg["cap"]})
         for c in range(cfg["cases"])
@@ -273,6 +272,7 @@ RHO_SWEEP = Experiment(
     title="WRR's weight: T_rho / T_rho* (Fig. 3)",
     compute=compute_rho,
     plan=plan_rho,
+    grid={profile: PROFILES[profile]["rho"] for profile in PROFILES},
     entropy=201703,
     chapter=CHAPTER,
     figures=(Figure("Fig. 3", "ratio of average pulls with a preset rho to rho = rho*, n = 15, k = 2.5"),),
@@ -302,8 +302,7 @@ def compute_theory(seed, n: int, k: float, case: int, runs: int, cap: int) -> di
     }
 
 
-def plan_theory(profile: str) -> list[Unit]:
-    cfg = PROFILES[profile]["theory"]
+def plan_theory(**cfg) -> list[Unit]:
     return [
         Unit(f"n={n},k={k},case={c}", {"n": n, "k": k, "case": c, "runs": cfg["runs"], "cap": cfg["cap"]})
         for n, k in cfg["configs"]
@@ -317,6 +316,7 @@ THEORY = Experiment(
     title="Theorems 1-3 checked with Hoeffding/McDiarmid intervals",
     compute=compute_theory,
     plan=plan_theory,
+    grid={profile: PROFILES[profile]["theory"] for profile in PROFILES},
     entropy=201704,
     chapter=CHAPTER,
     figures=(Figure("Theory", "error rate vs delta; observed pulls vs the Theorem 2-3 bounds"),),
@@ -344,8 +344,7 @@ def compute_ablation(seed, n: int, k: float, case: int, runs: int, cap: int) -> 
     return {"case": _summary(c.means, k), "rows": rows}
 
 
-def plan_ablation(profile: str) -> list[Unit]:
-    cfg = PROFILES[profile]["ablations"]
+def plan_ablation(**cfg) -> list[Unit]:
     return [
         Unit(f"n={n},k=2.5,case={c}", {"n": n, "k": 2.5, "case": c, "runs": cfg["runs"], "cap": cfg["cap"]})
         for n in cfg["n"]
@@ -359,6 +358,7 @@ ABLATIONS = Experiment(
     title="Sensitivity: z as the normal quantile, the printed threshold interval",
     compute=compute_ablation,
     plan=plan_ablation,
+    grid={profile: PROFILES[profile]["ablations"] for profile in PROFILES},
     entropy=201705,
     chapter=CHAPTER,
     figures=(Figure("Table Z.1", "pulls and correctness of RR and WRR under the interval variants"),),

@@ -54,8 +54,7 @@ def compute_synthetic_natural(seed, n: int, k: float, case: int, runs: int, cap:
     return {"case": {**_summary(c.means, k), "tries": c.tries}, "rows": four_methods(seed, c.means, k, runs, cap)}
 
 
-def plan_synthetic_natural(profile: str) -> list[Unit]:
-    cfg = PROFILES[profile]["synthetic"]
+def plan_synthetic_natural(**cfg) -> list[Unit]:
     return [
         Unit(f"n={n},k={k},case={c}", {"n": n, "k": k, "case": c, "runs": cfg["runs"], "cap": cfg["cap"]})
         for n in cfg["n"]
@@ -70,6 +69,7 @@ SYNTHETIC_NATURAL = Experiment(
     title="Fig. 1 on i.i.d. Beta(2, 5) means (the generator reading inside the H1/H2 gate)",
     compute=compute_synthetic_natural,
     plan=plan_synthetic_natural,
+    grid={profile: PROFILES[profile]["synthetic"] for profile in PROFILES},
     entropy=201707,
     chapter=CHAPTER,
     figures=(Figure("Table Z.2", "Fig. 1's correctness and pulls on i.i.d. Beta(2, 5) means"),),
@@ -81,8 +81,7 @@ def compute_rho_natural(seed, case: int, rhos: list, runs: int, cap: int) -> dic
     return rho_sweep(seed, c, AgrestiCoullCI(), rhos, runs, cap, FIG3_N, FIG3_K)
 
 
-def plan_rho_natural(profile: str) -> list[Unit]:
-    cfg = PROFILES[profile]["rho"]
+def plan_rho_natural(**cfg) -> list[Unit]:
     return [
         Unit(f"case={c}", {"case": c, "rhos": list(cfg["rhos"]), "runs": cfg["runs"], "cap": cfg["cap"]})
         for c in range(cfg["cases"])
@@ -95,6 +94,7 @@ RHO_NATURAL = Experiment(
     title="Fig. 3 on i.i.d. Beta(2, 5) means (the generator reading inside the H1/H2 gate)",
     compute=compute_rho_natural,
     plan=plan_rho_natural,
+    grid={profile: PROFILES[profile]["rho"] for profile in PROFILES},
     entropy=201708,
     chapter=CHAPTER,
     figures=(Figure("Fig. Z.3", "T_rho / T_rho* on i.i.d. Beta(2, 5) means, n = 15, k = 2.5"),),

@@ -37,8 +37,7 @@ def compute_rho_family(seed, family: str, case: int, rhos: list, runs: int, cap:
     return rho_sweep(seed, c, ci, rhos, runs, cap, n, k, family=family)
 
 
-def plan_rho_family(profile: str) -> list[Unit]:
-    cfg = PROFILES[profile]
+def plan_rho_family(**cfg) -> list[Unit]:
     return [
         Unit(
             f"{family},case={c}",
@@ -55,6 +54,7 @@ RHO_FAMILIES = Experiment(
     title="WRR's weight under three interval families (Fig. 3, sensitivity)",
     compute=compute_rho_family,
     plan=plan_rho_family,
+    grid={profile: PROFILES[profile] for profile in PROFILES},
     entropy=201706,
     chapter=CHAPTER,
     figures=(Figure("Fig. Z.2", "T_rho / T_rho* for the Agresti–Coull (delta, printed) and Hoeffding intervals"),),

@@ -75,8 +75,7 @@ def compute_theory_hard(seed, n: int, k: float, case: int, runs: int, cap: int, 
     }
 
 
-def plan_theory_hard(profile: str) -> list[Unit]:
-    cfg = PROFILES[profile]
+def plan_theory_hard(**cfg) -> list[Unit]:
     return [
         Unit(
             f"n={n},k={k},case={c}",
@@ -93,6 +92,7 @@ THEORY_HARD = Experiment(
     title="Theorems 1-3 near the threshold (smallest gap 0.02-0.03), and a probe with too-narrow intervals",
     compute=compute_theory_hard,
     plan=plan_theory_hard,
+    grid={profile: PROFILES[profile] for profile in PROFILES},
     entropy=201709,
     chapter=CHAPTER,
     figures=(
