@@ -9,6 +9,7 @@ it, where Debian's chromium is absent.
 
 from __future__ import annotations
 
+import json
 import shutil
 import sys
 from pathlib import Path
@@ -299,3 +300,23 @@ def test_the_browser_check_measures_a_chapter_page_with_its_folds_closed(tmp_pat
     assert any("does not open with its answer" in p for p in problems), problems
     assert any("wider than the text column" in p and "wide-table" in p for p in problems), problems
     assert (tmp_path / "shots" / "x-first-screen.png").exists()
+
+
+def test_the_result_line_of_the_readme_and_the_introduction_must_match_the_built_scorecards(tmp_path):
+    from bandit_lib.infra.scorecard import BOOK_CHAPTERS, PAPERS, Claim, scorecard
+
+    folder = tmp_path / "scorecards"
+    for key in {**PAPERS, **BOOK_CHAPTERS}:
+        card = scorecard([Claim("c", "p", "o", "reproduced", "r"), Claim("d", "p", "o", "partly", "r")])
+        folder.mkdir(exist_ok=True)
+        rows = json.loads(card.to_json(orient="records"))
+        (folder / f"{key}.json").write_text(json.dumps({"chapter": key, "rows": rows, "headlines": []}))
+    line = (
+        "Of the 10 claims of the five papers, 5 reproduced, 5 partly, 0 did not reproduce, 0 are inconclusive "
+        "and 0 depend on a setting the paper leaves open."
+    )
+    intro = f"<p>{line[:30]}<em>{line[30:]}</em></p>"
+    assert cb.result_problems(folder, f"# Book\n\n{line}\n", intro) == []
+    stale = line.replace("5 reproduced, 5 partly", "6 reproduced, 4 partly")
+    problems = cb.result_problems(folder, stale, f"<p>{stale}</p>")
+    assert len(problems) == 2 and all(line in p for p in problems), problems

@@ -202,3 +202,13 @@ def test_use_style_makes_a_figure_a_reader_cannot_read_raise_when_drawn():
     plotting.legend_beside(ax)
     with pytest.raises(plotting.FigureOverlap, match="'RR' and 'WRR' are drawn alike"):
         fig.canvas.draw()
+
+
+def test_a_figure_title_is_one_text_not_two():
+    plotting.use_style()
+    fig, axes = plt.subplots(1, 2, figsize=(6, 3))
+    for ax in axes:
+        ax.plot(X, X)
+    fig.suptitle("a title over both panels")
+    fig.supxlabel("pulls")
+    assert plotting.clashing_text(fig) == []

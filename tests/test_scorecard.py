@@ -204,3 +204,30 @@ def test_sensitivity_rows_quote_the_statement_and_inconclusive_claims_say_what_w
     )
     assert list(card["to_decide"]) == ["a run at T = 10^6", "", ""]
     assert card["conditions"].iloc[2] == 'stated: §5: "k = 2.5"'
+
+
+def test_a_claim_that_holds_by_construction_cannot_get_a_decisive_verdict():
+    from bandit_lib.infra.scorecard import INCONCLUSIVE
+
+    why = "NRR stops after n + 10 pulls: it is right exactly on the cases generated without an outlier"
+    with pytest.raises(ValueError, match="holds by construction .* a check that gives the same answer"):
+        Claim("NRR never reaches 1 − δ", "p", "o", "reproduced", "r", by_construction=why)
+    row = Claim("NRR never reaches 1 − δ", "p", "o", INCONCLUSIVE, "r", by_construction=why, to_decide="none feasible")
+    assert f"holds by construction: {why}" in row.conditions
+
+
+def test_a_bounded_missing_part_decides_the_claim_where_both_ends_agree():
+    from bandit_lib.infra.scorecard import INCONCLUSIVE, NOT_REPRODUCED, PARTLY, Bound
+
+    agree = Bound("the Twitter and Yahoo! savings", -1e9, 1.0, NOT_REPRODUCED, NOT_REPRODUCED)
+    assert agree.verdict == NOT_REPRODUCED
+    with pytest.raises(ValueError, match="its bound decides it.*must be 'not reproduced'"):
+        Claim("GOLD saves 83%", "p", "o", INCONCLUSIVE, "r", bound=agree, to_decide="the real data")
+    row = Claim("GOLD saves 83%", "p", "o", NOT_REPRODUCED, "r", bound=agree)
+    assert "bound: the Twitter and Yahoo! savings in [-1e+09, 1]" in row.conditions
+    split = Bound("the real accuracies", 0.0, 1.0, NOT_REPRODUCED, PARTLY)
+    assert split.verdict == INCONCLUSIVE
+    with pytest.raises(ValueError, match="must be 'inconclusive'"):
+        Claim("98% accuracy", "p", "o", PARTLY, "r", bound=split)
+    with pytest.raises(ValueError, match="need low <= high"):
+        Bound("x", 1.0, 0.0, PARTLY, PARTLY)

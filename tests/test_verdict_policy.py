@@ -49,9 +49,38 @@ def test_verdict_counts_total_the_papers_and_give_the_share_inconclusive():
     assert table["claims"].tolist() == [2, 3, 5]
     assert table["inconclusive"].tolist() == [1, 2, 3]
     assert table["share inconclusive"].tolist() == ["50%", "67%", "60%"]
+    assert table["share conditional"].tolist() == ["0%", "0%", "0%"]
     with pytest.raises(ValueError, match="no scorecard"):
         verdict_counts(cards, {"c": "C"})
 
 
 def test_the_pattern_finds_a_citation():
     assert SPEC_CITATION.search("as the spec decides (AMBIG-3)") and not SPEC_CITATION.search("kernelspec, spectrum")
+
+
+def test_the_register_lists_shared_settings_and_asks_why_parallel_sentences_differ():
+    from bandit_lib.infra.scorecard import READING, STATED, Setting, register, register_problems
+
+    r1 = Setting("interval family and R", STATED, "bounded, R = 1", "§6: 'Accordingly, R is set as 1'")
+    r2 = Setting("interval family and R", READING, "Bernoulli or bounded", "§6.1: 'thus R = 1' names both")
+    cap = Setting("pull cap", STATED, "10^7", "§5.2")
+    table = register({"a": [r1, cap], "b": [r2]}, {"a": "A", "b": "B"})
+    assert table["setting"].tolist() == ["interval family and R"] * 2  # the cap is in one chapter only
+    [problem] = register_problems(table)
+    assert "'interval family and R' has two treatments and no reason: A: stated; B: reading" in problem
+    explained = Setting(r2.name, READING, r2.value, r2.source, why="GOLD20's sentence names a distribution class")
+    assert register_problems(register({"a": [r1], "b": [explained]}, {"a": "A", "b": "B"})) == []
+    with pytest.raises(ValueError, match="treatment must be one of"):
+        Setting("x", "assumed", "v", "s")
+
+
+def test_settings_travel_with_the_published_scorecard(tmp_path, monkeypatch):
+    from bandit_lib.infra.scorecard import STATED, Claim, Setting, load_published, publish, scorecard
+
+    monkeypatch.setenv("BANDIT_SCORECARDS", str(tmp_path))
+    monkeypatch.setenv("BANDIT_PROFILE", "full")
+    setting = Setting("pull cap", STATED, "10^7", "§5.2: 'we set the maximum number of pulls to 10^7'")
+    publish(scorecard([Claim("c", "p", "o", "partly", "r")]), "zhuang17", settings=[setting])
+    assert load_published("zhuang17", tmp_path).attrs["settings"] == [setting]
+    with pytest.raises(TypeError, match="Setting objects"):
+        publish(scorecard([Claim("c", "p", "o", "partly", "r")]), "zhuang17", settings=["cap"])

@@ -424,6 +424,30 @@ def figure_problems(page: str, text: str) -> list[str]:
     return problems
 
 
+def result_problems(scorecards: Path, readme: str, intro_html: str) -> list[str]:
+    """The book's result in one line (``bandit_lib.infra.cards.result_line``, from the scorecards the
+    chapters published in this build) must be printed, as computed, by the README and the
+    introduction: a number typed there cannot drift from the book."""
+    sys.path.insert(0, str(ROOT))
+    from bandit_lib.infra.cards import result_line
+    from bandit_lib.infra.scorecard import BOOK_CHAPTERS, PAPERS, load_published
+
+    try:
+        cards = {key: load_published(key, scorecards) for key in {**PAPERS, **BOOK_CHAPTERS}}
+    except (FileNotFoundError, RuntimeError) as error:
+        return [f"the chapters' scorecards are missing ({error}): build the book with make book"]
+    line = result_line(cards, PAPERS)
+    intro_text = " ".join(re.sub(r"<[^>]+>", "", intro_html).split())
+    problems = []
+    if line not in " ".join(readme.split()):
+        problems.append(f"README.md does not print the book's result as computed; it is now: {line}")
+    if line not in intro_text:
+        problems.append(
+            f"the introduction (book/intro.md) does not print the book's result as computed; it is now: {line}"
+        )
+    return problems
+
+
 def static_checks(html: Path, pages: list[str]) -> tuple[list[str], dict[str, int]]:
     problems, math_count = [], {}
     if not (html / "_static" / "mathjax" / "tex-chtml.js").exists():
@@ -462,6 +486,8 @@ def static_checks(html: Path, pages: list[str]) -> tuple[list[str], dict[str, in
                 f"{page}: table {table} shows {cells[0]!r} in {len(cells)} cell(s): print a missing value as '—'"
             )
     root = html / f"{pages[0]}.html"
+    if root.exists() and (html.parent / "scorecards").is_dir():
+        problems.extend(result_problems(html.parent / "scorecards", (ROOT / "README.md").read_text(), root.read_text()))
     if root.exists():
         chapters = [p for p in pages if p.startswith("notebooks/")]
         for chapter in missing_chapters(root.read_text(), chapters):
@@ -499,6 +525,7 @@ def browser_checks(
                 executable_path=CHROMIUM, args=CHROMIUM_ARGS, ignore_default_args=["--hide-scrollbars"]
             )
             page = browser.new_page(viewport=VIEWPORT)
+            page.set_default_timeout(180_000)  # long pages on a busy machine: slow, not broken
             outside: list[str] = []
             page.on(
                 "request", lambda r: outside.append(r.url) if not r.url.startswith((base, "data:", "blob:")) else None
@@ -535,7 +562,7 @@ def browser_checks(
                     page.screenshot(path=str(shots / f"{shot}-first-screen.png"))
                     page.screenshot(path=str(shots / f"{shot}.png"), full_page=True)
                 page.evaluate(OPEN_FOLDS)
-                page.wait_for_timeout(50)
+                page.wait_for_timeout(300)  # tables refit, and MathJax settles, in the folds just opened
                 measured = page.evaluate(MEASURE)
                 problems.extend(overflow_problems(name, measured))
                 problems.extend(image_problems(name, measured))

@@ -219,3 +219,42 @@ def answer(card: pd.DataFrame, *, show: list[str] | None = None, what: str = "cl
     head = ["Headline claim" if show is None else "Claim", "Verdict"]
     sentence = f'<p class="counts">{text(counts_sentence(card, what=what))}</p>'
     return _wrap(sentence + _table(head, body, [72, 28]), "answer-table")
+
+
+_WORDS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven"}
+
+
+def result_line(cards: dict[str, pd.DataFrame], papers: dict[str, str]) -> str:
+    """The book's result in one sentence, from the chapters' scorecards (the README and the
+    introduction print it; ``make check-book`` fails when they drift from the built book)."""
+    from bandit_lib.infra.scorecard import verdict_counts
+
+    total = verdict_counts(cards, papers, total=True).iloc[-1]
+    return (
+        f"Of the {int(total['claims'])} claims of the {_WORDS.get(len(papers), len(papers))} papers, {int(total[REPRODUCED])} reproduced, "
+        f"{int(total[PARTLY])} partly, {int(total[NOT_REPRODUCED])} did not reproduce, {int(total[INCONCLUSIVE])} "
+        f"are inconclusive and {int(total['conditional'])} depend on a setting the paper leaves open."
+    )
+
+
+def headlines(cards: dict[str, pd.DataFrame], names: dict[str, str]) -> Html:
+    """Every chapter's headline claims with their verdicts, one table (the verdicts page)."""
+    body = []
+    for key, label in names.items():
+        card = cards[key]
+        verdicts = summary(card).set_index("claim")["verdict"]
+        for claim in card.attrs.get("headlines", []):
+            body.append([text(label), text(claim), badge(verdicts[claim])])
+    return _wrap(_table(["Chapter", "Headline claim", "Verdict"], body, [16, 56, 28]))
+
+
+def register(table: pd.DataFrame) -> Html:
+    """The register of shared settings (:func:`bandit_lib.infra.scorecard.register`): one row per
+    setting and chapter, the paper's words and any reason folded under the value."""
+    body = []
+    for row in table.itertuples():
+        items = [("Source", row.source)] + ([("Why it differs", row.why)] if row.why else [])
+        dl = "".join(f"<dt>{name}</dt><dd>{text(value)}</dd>" for name, value in items)
+        detail = f'<details class="row-detail"><summary>source</summary><dl>{dl}</dl></details>'
+        body.append([text(row.setting), text(row.chapter), text(row.treatment), text(row.value) + detail])
+    return _wrap(_table(["Setting", "Chapter", "Treatment", "Value"], body, [22, 14, 22, 42]))

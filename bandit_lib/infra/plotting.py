@@ -32,7 +32,7 @@ import numpy as np
 import seaborn as sns
 from matplotlib.cbook import STEP_LOOKUP_MAP
 from matplotlib.collections import LineCollection, PathCollection
-from matplotlib.container import BarContainer
+from matplotlib.container import BarContainer, Container
 from matplotlib.path import Path
 from matplotlib.transforms import Bbox
 
@@ -353,8 +353,14 @@ def _texts(fig):
         if legend.get_visible():
             for t in legend.get_texts():
                 add(t, f"the figure legend entry {t.get_text()[:30]!r}")
+    # fig.texts holds the suptitle and sup-labels too: each text once
+    named = {id(t) for t in (fig._suptitle, fig._supxlabel, fig._supylabel) if t is not None}
     for t in fig.texts:
-        add(t, f"the figure text {t.get_text()[:30]!r}")
+        if id(t) not in named:
+            add(t, f"the figure text {t.get_text()[:30]!r}")
+    for t, name in ((fig._supxlabel, "the figure's x label"), (fig._supylabel, "the figure's y label")):
+        if t is not None:
+            add(t, name)
     return out
 
 
@@ -426,6 +432,10 @@ def _style(handle) -> tuple:
             except (TypeError, ValueError):
                 return str(c)
 
+    if isinstance(handle, Container):  # error bars: their data line; bars: their first bar
+        children = [c for c in (handle.lines[0] if hasattr(handle, "lines") else None,) if c is not None]
+        children += list(getattr(handle, "patches", ()))[:1]
+        return _style(children[0]) if children else (repr(handle),)
     if hasattr(handle, "get_color") and hasattr(handle, "get_marker"):  # Line2D
         ls = handle.get_linestyle() if handle.get_linewidth() > 0 else "None"
         return (colour(handle.get_color()), str(handle.get_marker()), str(ls))
@@ -434,10 +444,6 @@ def _style(handle) -> tuple:
         paths = handle.get_paths() if hasattr(handle, "get_paths") else []
         marker = str(len(paths[0].vertices)) if len(paths) else ""
         return (colour(handle.get_facecolor()), marker, str(hatch))
-    if hasattr(handle, "lines") and handle.lines and handle.lines[0] is not None:  # errorbar containers
-        return _style(handle.lines[0])
-    if hasattr(handle, "patches") and handle.patches:  # bar containers
-        return _style(handle.patches[0])
     return (repr(handle),)
 
 
@@ -446,11 +452,20 @@ def indistinct_series(fig, renderer=None) -> list[str]:
     entries drawn alike (same colour, marker and line style)."""
     legends = [(f"the legend of {_axes_name(ax)}", ax.get_legend()) for ax in fig.axes if ax.get_legend()]
     legends += [("the figure legend", leg) for leg in fig.legends]
+    # the artists the entries stand for (a legend draws an error bar's entry as its bars alone)
+    originals: dict[str, object] = {}
+    for ax in fig.axes:
+        for handle, label in zip(*ax.get_legend_handles_labels()):
+            originals.setdefault(label, handle)
     found = []
     for what, legend in legends:
         if not legend.get_visible():
             continue
-        entries = [(t.get_text(), h) for t, h in zip(legend.get_texts(), legend.legend_handles) if h is not None]
+        entries = [
+            (t.get_text(), originals.get(t.get_text(), h))
+            for t, h in zip(legend.get_texts(), legend.legend_handles)
+            if h is not None
+        ]
         entries = [(label, h) for label, h in entries if label.strip()]
         if len(entries) > MAX_SERIES:
             found.append(f"{what} has {len(entries)} entries (at most {MAX_SERIES})")

@@ -77,7 +77,14 @@ def _check(experiments, profile: str) -> int:
     )
     for difference, n in elsewhere.most_common():
         where = "made before records named their environment" if difference == "not recorded" else "made elsewhere"
-        print(f"    {n:5d} {where}{'' if difference == 'not recorded' else ': ' + difference}")
+        note = ""
+        if "unpinned kernels" in difference:
+            # a reader who was told that results are computed with pinned kernels deserves the why
+            note = (
+                " (computed before the kernels were pinned; units recomputed under the pin gave identical "
+                "payloads: data/README.md)"
+            )
+        print(f"    {n:5d} {where}{'' if difference == 'not recorded' else ': ' + difference}{note}")
     units = sum(total.values())
     print(
         f"{'total: ' + str(len(experiments)) + ' experiments':40s} fresh {total['fresh']:4d}  stale {total['stale']:4d}  "
@@ -102,6 +109,12 @@ def _check(experiments, profile: str) -> int:
         verdict += "; recompute them with " + " and ".join(f"`{command.format(p)}`" for p in papers)
     print(verdict)
     return 1
+
+
+def check(paper: str = "all", profile: str = "full") -> int:
+    """What ``make check`` prints (``--check``), for ``paper`` (a key or "all"): one line per
+    experiment, the environments of the records, the total and a verdict; 0 if everything is fresh."""
+    return _check(select(paper), profile)
 
 
 def _pending(experiments, profile: str) -> int:

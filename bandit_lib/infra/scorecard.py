@@ -28,7 +28,7 @@ import json
 import os
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from functools import wraps
 from pathlib import Path
 from typing import Any
@@ -103,6 +103,22 @@ POLICY = (
         "A check that cannot fail is inconclusive",
         "A bound that is vacuous over the measured range, or a comparison in which every observed "
         "value is 0 or every method hits its cap, cannot refute the claim, so it cannot confirm it.",
+    ),
+    (
+        "A claim that holds by construction is inconclusive",
+        "Where the measured statistic is fixed by how the instances were built, not by what the "
+        "algorithm does (an algorithm that stops before it can find an outlier is right exactly on "
+        "the instances generated without one; an intermediate arm that the generator never makes "
+        "an outlier), the row says what fixes it and its verdict is *inconclusive*, in every "
+        "chapter alike: the check would give the same answer for any algorithm.",
+    ),
+    (
+        "A bounded missing part decides where every value of it agrees",
+        "Where part of a claim's evidence cannot be obtained here (a data set we do not have) but is "
+        "bounded (a saving or an accuracy is at most 1, a count at least 0), the claim is judged at "
+        "both ends of that bound: if both give the same verdict, that is the verdict, whatever the "
+        "missing part is; otherwise the claim is *inconclusive*. The row shows the bound and the "
+        "verdict at each end.",
     ),
     (
         "The book's own designs are not the paper's",
@@ -275,6 +291,46 @@ class Hypothesis:
         return f"{self.name}: {'holds' if self.holds else 'VIOLATED'}" + (f" ({self.detail})" if self.detail else "")
 
 
+@dataclass(frozen=True)
+class Bound:
+    """A claim judged over a missing part of its evidence that is bounded (the POLICY's bound rule).
+
+    ``missing`` names what cannot be obtained here ("the Twitter and Yahoo! savings"), ``low`` and
+    ``high`` its range ("each saving ≤ 1"), and ``at_low`` / ``at_high`` the verdicts the claim gets
+    with the missing part at each end (computed by the chapter from its own numbers). The row's
+    verdict is the common one if they agree, else *inconclusive*: :attr:`verdict`."""
+
+    missing: str
+    low: float
+    high: float
+    at_low: str
+    at_high: str
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.missing, str) or not self.missing.strip():
+            raise ValueError(f"a bound must name the missing part; got missing={self.missing!r}")
+        low, high = float(self.low), float(self.high)
+        if not (low <= high):
+            raise ValueError(f"bound on {self.missing!r}: need low <= high; got low={self.low!r}, high={self.high!r}")
+        for name in ("at_low", "at_high"):
+            if getattr(self, name) not in VERDICTS:
+                raise ValueError(
+                    f"bound on {self.missing!r}: {name} must be one of {VERDICTS}; got {getattr(self, name)!r}"
+                )
+
+    @property
+    def verdict(self) -> str:
+        """The claim's verdict whatever the missing part is, or *inconclusive* where it matters."""
+        return self.at_low if self.at_low == self.at_high else INCONCLUSIVE
+
+    def __str__(self) -> str:
+        agree = "the same verdict at both ends" if self.at_low == self.at_high else "different verdicts"
+        return (
+            f"bound: {self.missing} in [{_g(self.low)}, {_g(self.high)}] gives {self.at_low} at {_g(self.low)} "
+            f"and {self.at_high} at {_g(self.high)} ({agree})"
+        )
+
+
 def verdict(
     ok: bool,
     partly: bool = False,
@@ -352,6 +408,8 @@ class Claim:
     hypotheses: tuple[Hypothesis, ...] = field(default=())
     stated: str = ""
     to_decide: str = ""
+    by_construction: str = ""
+    bound: Bound | None = None
 
     def __post_init__(self) -> None:
         if self.verdict not in VERDICTS:
@@ -406,6 +464,21 @@ class Claim:
             )
         if self.role != SENSITIVITY and self.stated:
             raise ValueError(f"stated is for sensitivity rows; got stated={self.stated!r} on a {self.role} row")
+        if not isinstance(self.by_construction, str):
+            raise TypeError(f"by_construction must say what fixes the statistic; got {self.by_construction!r}")
+        if self.by_construction.strip() and self.verdict != INCONCLUSIVE:
+            raise ValueError(
+                f"claim {self.claim!r} holds by construction ({self.by_construction}) and is {self.verdict!r}: "
+                "a check that gives the same answer for any algorithm is inconclusive"
+            )
+        if self.bound is not None:
+            if not isinstance(self.bound, Bound):
+                raise TypeError(f"bound must be a Bound; got {self.bound!r} for claim {self.claim!r}")
+            if self.verdict != self.bound.verdict:
+                raise ValueError(
+                    f"claim {self.claim!r} is {self.verdict!r}, but its bound decides it: {self.bound}; "
+                    f"the verdict must be {self.bound.verdict!r}"
+                )
         if (
             self.role == CLAIM
             and self.verdict == INCONCLUSIVE
@@ -418,10 +491,15 @@ class Claim:
 
     @property
     def conditions(self) -> str:
-        """The gates, hypotheses and stated setting the verdict rests on, as one line."""
+        """The gates, hypotheses, stated setting, bound and construction the verdict rests on, as
+        one line."""
         parts = [str(g) for g in self.gates] + [str(h) for h in self.hypotheses]
         if self.stated:
             parts.append(f"stated: {self.stated}")
+        if self.bound is not None:
+            parts.append(str(self.bound))
+        if self.by_construction:
+            parts.append(f"holds by construction: {self.by_construction}")
         return "; ".join(parts)
 
 
@@ -524,7 +602,8 @@ BOOK_CHAPTERS = {"foundations": "Foundations (the book's own checks)", "arena": 
 def verdict_counts(cards: Mapping[str, pd.DataFrame], names: Mapping[str, str], *, total: bool = False) -> pd.DataFrame:
     """One row per chapter of ``cards`` (in the order of ``names``, which gives each chapter's label):
     how many of its claims got each verdict, how many are conditional, the number of claims and the
-    share that is inconclusive; with ``total``, a last row summing the chapters."""
+    shares that are inconclusive and conditional (the claims without a single verdict); with
+    ``total``, a last row summing the chapters."""
     missing = [key for key in names if key not in cards]
     if missing:
         raise ValueError(f"no scorecard for chapter(s) {missing}; got {sorted(cards)}")
@@ -542,7 +621,8 @@ def verdict_counts(cards: Mapping[str, pd.DataFrame], names: Mapping[str, str], 
     if total:
         frame.loc[len(frame)] = ["all papers", *frame[[*VERDICTS, "conditional", "claims"]].sum()]
     claims = frame["claims"].where(frame["claims"] > 0)
-    frame["share inconclusive"] = (frame[INCONCLUSIVE] / claims).map(lambda x: "—" if pd.isna(x) else f"{x:.0%}")
+    for name in (INCONCLUSIVE, "conditional"):
+        frame[f"share {name}"] = (frame[name] / claims).map(lambda x: "—" if pd.isna(x) else f"{x:.0%}")
     return frame
 
 
@@ -558,17 +638,100 @@ def show(card: pd.DataFrame):
 PUBLISH_ENV = "BANDIT_SCORECARDS"
 
 
-def publish(card: pd.DataFrame, chapter: str) -> Path | None:
+# --- the register of settings the chapters share --------------------------------------------------
+#: How a chapter treats a setting: the paper states it and the chapter applies it; states it and the
+#: chapter also shows other values as sensitivity rows; leaves it open, and the chapter's claims get
+#: one row per reading; or the paper has nothing to state and the book designed it.
+STATED, STATED_SENSITIVITY, READING, DESIGNED = (
+    "stated",
+    "stated, with sensitivity rows",
+    "reading",
+    "the book's design",
+)
+#: The treatments a :class:`Setting` may have.
+TREATMENTS = (STATED, STATED_SENSITIVITY, READING, DESIGNED)
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One setting a chapter's verdicts rest on, as the register of the verdicts page shows it.
+
+    ``name`` is the setting's name across chapters ("interval family and R", "pull cap", "run
+    count", ...), ``treatment`` one of :data:`TREATMENTS`, ``value`` what the chapter uses, and
+    ``source`` the paper's words with their section (for a stated setting), or the passage that
+    leaves it open, or "the paper is silent". Where parallel sentences of two papers get different
+    treatments, ``why`` says why (:func:`register_problems` asks for it)."""
+
+    name: str
+    treatment: str
+    value: str
+    source: str
+    why: str = ""
+
+    def __post_init__(self) -> None:
+        for field_name in ("name", "value", "source"):
+            value = getattr(self, field_name)
+            if not isinstance(value, str) or not value.strip():
+                raise ValueError(f"a setting's {field_name} must be a non-empty string; got {field_name}={value!r}")
+        if self.treatment not in TREATMENTS:
+            raise ValueError(f"setting {self.name!r}: treatment must be one of {TREATMENTS}; got {self.treatment!r}")
+        if not isinstance(self.why, str):
+            raise TypeError(f"setting {self.name!r}: why must be a string; got {self.why!r}")
+
+
+def register(settings: Mapping[str, Sequence[Setting]], names: Mapping[str, str]) -> pd.DataFrame:
+    """The settings that appear in more than one chapter: one row per (setting, chapter) with its
+    treatment, value, source and reason, sorted by setting then by the chapters' order."""
+    rows = []
+    for key, label in names.items():
+        for setting in settings.get(key, ()):
+            if not isinstance(setting, Setting):
+                raise TypeError(f"chapter {key!r}: settings must be Setting objects; got {setting!r}")
+            rows.append(
+                {
+                    "setting": setting.name,
+                    "chapter": label,
+                    "treatment": setting.treatment,
+                    "value": setting.value,
+                    "source": setting.source,
+                    "why": setting.why,
+                }
+            )
+    frame = pd.DataFrame(rows, columns=["setting", "chapter", "treatment", "value", "source", "why"])
+    shared = (
+        frame.groupby("setting")["chapter"].transform("nunique") > 1 if len(frame) else frame["setting"].astype(bool)
+    )
+    order = {label: i for i, label in enumerate(names.values())}
+    frame = frame[shared].assign(_order=lambda d: d["chapter"].map(order))
+    return frame.sort_values(["setting", "_order"], kind="stable").drop(columns="_order").reset_index(drop=True)
+
+
+def register_problems(table: pd.DataFrame) -> list[str]:
+    """Shared settings with two treatments where no chapter says why (the POLICY: parallel sentences
+    get the same treatment, or the register says why not)."""
+    problems = []
+    for name, group in table.groupby("setting", sort=False):
+        if group["treatment"].nunique() > 1 and not group["why"].astype(bool).any():
+            seen = "; ".join(f"{c}: {t}" for c, t in zip(group["chapter"], group["treatment"]))
+            problems.append(f"the setting {name!r} has two treatments and no reason: {seen}")
+    return problems
+
+
+def publish(card: pd.DataFrame, chapter: str, settings: Sequence[Setting] = ()) -> Path | None:
     """Save ``card`` (a :func:`scorecard`) as ``<$BANDIT_SCORECARDS>/<chapter>.json`` for the book's
-    "Verdicts at a glance" page, and return the path; nothing when the variable is unset (a chapter
-    run outside the book build) or the profile is not ``full`` (quick runs are not the book's
-    numbers)."""
+    "Verdicts at a glance" page, with the chapter's ``settings`` for its register, and return the
+    path; nothing when the variable is unset (a chapter run outside the book build) or the profile
+    is not ``full`` (quick runs are not the book's numbers)."""
     from bandit_lib.infra.profiles import current_profile
     from bandit_lib.infra.store import check_key
 
     check_key("chapter", chapter)
     if not isinstance(card, pd.DataFrame) or "verdict" not in card:
         raise TypeError(f"card must be a scorecard DataFrame; got {type(card).__name__}")
+    settings = list(settings)
+    bad = [x for x in settings if not isinstance(x, Setting)]
+    if bad:
+        raise TypeError(f"settings must be Setting objects; got {bad[0]!r}")
     folder = os.environ.get(PUBLISH_ENV)
     if not folder or current_profile() != "full":
         return None
@@ -578,6 +741,7 @@ def publish(card: pd.DataFrame, chapter: str) -> Path | None:
         "chapter": chapter,
         "rows": card.to_dict(orient="records"),
         "headlines": list(card.attrs.get("headlines", [])),
+        "settings": [asdict(x) for x in settings],
     }
     path.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n")
     return path
@@ -597,4 +761,5 @@ def load_published(chapter: str, folder: Path | str | None = None) -> pd.DataFra
     data = json.loads(path.read_text())
     frame = pd.DataFrame(data["rows"])
     frame.attrs["headlines"] = data["headlines"]
+    frame.attrs["settings"] = [Setting(**x) for x in data.get("settings", [])]
     return frame

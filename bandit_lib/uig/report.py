@@ -104,19 +104,19 @@ def claim(
 #: "paper" column and the chapter's paper-against-ours table. Keys are the chapter's own.
 PAPER_SAYS = {
     "fig2": 'Fig. 2 caption: "Switching I1, I2, I3 (or I10, I11) does not change the graph connectivity, i.e., each '
-    'node in B_imin (or B_imax) is a left anchor. Hence the candidate set B = {1,2,3} ∪ {10,11}."',
-    "fig3": 'Fig. 3 caption: "The candidate set B = {1,2,3,5,6,10,11}: take ε = 0.15, there exists a graph '
-    'conforming assignment of mean rewards μ = (0.8, 0.8, 0.8, 0.9, 1, 1, 0.9, 0.9, ...)"',
-    "fig4a": 'Fig. 4 caption: "In (a), K=100, |B*| ≈ 5 when ε ∈ [0.1, 0.9]."',
-    "fig4a_ends": 'Sec. 6.1.1: "when ε is small (ε < 0.1), the graph is disconnected. As ε increases, the number of '
-    'connected components decreases and thus, |B*| decreases." ... "|B*| increases to K as ε grows to 1."',
-    "fig4b": 'Fig. 4 caption: "In (b), ε=0.2, |B*|/K decreases as K increases."',
-    "fig5a": 'Sec. 6.1.2: "as p increases, |B0| decreases to |B*|."',
-    "fig5a_half": 'Sec. 6.1.2: "when p > 0.5, the performance of the offline elimination step of LSDT-PSI is as good '
-    'as that of LSDT-CSI, which is optimal, i.e. only arms in B* remain."',
-    "fig5b": 'Fig. 5 caption: "In (b), ε=0.2, p=0.5, |B0|/K decreases as K increases."',
+    r'node in $B_{i_{\min}}$ (or $B_{i_{\max}}$) is a left anchor. Hence the candidate set $B = \{1,2,3\} \cup \{10,11\}$."',
+    "fig3": r'Fig. 3 caption: "The candidate set $B = \{1,2,3,5,6,10,11\}$: take $\epsilon = 0.15$, there exists a graph '
+    r'conforming assignment of mean rewards $\mu = (0.8, 0.8, 0.8, 0.9, 1, 1, 0.9, 0.9, \dots)$"',
+    "fig4a": r'Fig. 4 caption: "In (a), $K=100$, $|\mathcal B^*| \approx 5$ when $\epsilon \in [0.1, 0.9]$."',
+    "fig4a_ends": r'Sec. 6.1.1: "when $\epsilon$ is small ($\epsilon < 0.1$), the graph is disconnected. As $\epsilon$ increases, the number of '
+    r'connected components decreases and thus, $|\mathcal B^*|$ decreases." ... "$|\mathcal B^*|$ increases to $K$ as $\epsilon$ grows to 1."',
+    "fig4b": r'Fig. 4 caption: "In (b), $\epsilon=0.2$, $|\mathcal B^*|/K$ decreases as $K$ increases."',
+    "fig5a": r'Sec. 6.1.2: "as $p$ increases, $|\mathcal B_0|$ decreases to $|\mathcal B^*|$."',
+    "fig5a_half": r'Sec. 6.1.2: "when $p > 0.5$, the performance of the offline elimination step of LSDT-PSI is as good '
+    r'as that of LSDT-CSI, which is optimal, i.e. only arms in $\mathcal B^*$ remain."',
+    "fig5b": r'Fig. 5 caption: "In (b), $\epsilon=0.2$, $p=0.5$, $|\mathcal B_0|/K$ decreases as $K$ increases."',
     "fig6a": 'Sec. 6.2.1: "The results shown in Fig. 6(a) indicate that LSDT-CSI outperforms the baseline algorithms."',
-    "fig6a_early": 'Sec. 6.2.1: "when T < K, LSDT-CSI has already started to exploit the optimal arm while the other '
+    "fig6a_early": 'Sec. 6.2.1: "when $T < K$, LSDT-CSI has already started to exploit the optimal arm while the other '
     'algorithms are still exploring."',
     "fig6b": 'Sec. 6.2.1: "We also compare LSDT-CSI with an intuitive algorithm applying UCB1 on the candidate set in '
     'Fig. 6(b). With the same setup, we see performance gain due to the online step."',
@@ -127,14 +127,14 @@ PAPER_SAYS = {
     'simulation results shown in Fig 7(a) indicates that LSDT-PSI outperforms the other two algorithms."',
     "fig7a_ckl": 'App. A.2: "When compared with CKL-UCB, which achieves a comparable performance by exploiting the '
     'similarity relations, LSDT-PSI has a smaller computation complexity."',
-    "fig7b": 'Sec. 6.2.2: "we compare LSDT-PSI with a heuristic algorithm applying UCB1 on B0 and a similar performance '
+    "fig7b": r'Sec. 6.2.2: "we compare LSDT-PSI with a heuristic algorithm applying UCB1 on $\mathcal B_0$ and a similar performance '
     'gain is observed in Fig. 7(b)."',
     "table2": 'App. A.2: "When compared with CKL-UCB ... LSDT-PSI has a smaller computation complexity."',
     "fig8_best": 'Sec. 6.3: "Simulation results in Fig. 8 show that LSDT-PSI has the best performance with relatively '
     'small variations."',
-    "fig8_eps": 'Sec. 6.3: "we use an iterative approach to find the best ε that minimize the size of B0" ... "Besides, '
-    'the effectiveness of the adaptive approach on selecting the hyper-parameter ε is verified."',
-    "fig8_train": 'Sec. 6.3: "as the size of the training data increases, the performance of LSDT-PSI and UCB1 on B0 '
+    "fig8_eps": r'Sec. 6.3: "we use an iterative approach to find the best $\epsilon$ that minimize the size of $\mathcal B_0$" ... "Besides, '
+    r'the effectiveness of the adaptive approach on selecting the hyper-parameter $\epsilon$ is verified."',
+    "fig8_train": r'Sec. 6.3: "as the size of the training data increases, the performance of LSDT-PSI and UCB1 on $\mathcal B_0$ '
     'get improved since more side information is available."',
     "fig9a": 'App. A.1: "The results in Fig. 9(a) verify the advantage of our two-step learning structure".',
     "fig9b": 'App. A.1: "The results in Fig. 9(b) further indicates that the online aggregations step in the two-step '
@@ -142,25 +142,25 @@ PAPER_SAYS = {
     "fig10": 'App. A.1: "We compare LSDT-TS (PSI) with classic TS ignoring side information and another heuristic '
     "algorithm applying TS on the reduced action space without online aggregation. The results are shown in Fig. 10 "
     'and the performance gain through both offline and online steps of LSDT is verified."',
-    "thm1": 'Theorem 1 (Sec. 3.1): "the candidate set B* is the union of two equivalence classes containing the '
-    'optimal arm i_max and the worst arm i_min"; Sec. 7: "the candidate set can be identified by a BFS-based '
+    "thm1": r'Theorem 1 (Sec. 3.1): "the candidate set $\mathcal B^*$ is the union of two equivalence classes containing the '
+    r'optimal arm $i_{\max}$ and the worst arm $i_{\min}$"; Sec. 7: "the candidate set can be identified by a BFS-based '
     'algorithm in polynomial time"',
-    "thm2": "Theorem 2 (Sec. 3.3): R(T) ≤ (32 max_{C_min} Δ / (min_{C_min} Δ − max_{C_max} Δ)² + Σ_{C_max∖A} 32/Δ) "
-    "log T + O(|B*|)",
-    "thm3": 'Theorem 3 (Sec. 3.3): liminf R(T)/log T ≥ C1; Sec. 7: "LSDT-CSI achieves order optimal regret in terms '
+    "thm2": r"Theorem 2 (Sec. 3.3): $R(T) \le \big(32 \max_{C_{\min}} \Delta$ $/ (\min_{C_{\min}} \Delta - \max_{C_{\max}} \Delta)^2$ "
+    r"$+ \sum_{C_{\max} \setminus A} 32/\Delta\big)$ $\log T + O(|\mathcal B^*|)$",
+    "thm3": r'Theorem 3 (Sec. 3.3): $\liminf_{T \to \infty} R(T)/\log T \ge C_1$; Sec. 7: "LSDT-CSI achieves order optimal regret in terms '
     'of both the size of the action space and the time horizon"',
-    "remark1": 'Remark 1 (Sec. 3.3): regret O((1 + |B*_{i_max}∖A|) log T), "which indicates a sublinear scaling of '
+    "remark1": r'Remark 1 (Sec. 3.3): regret $O((1 + |\mathcal B^*_{i_{\max}} \setminus A|) \log T)$, "which indicates a sublinear scaling of '
     'regret in terms of the number of arms"',
-    "thm5": 'Theorem 5 (Sec. 4.1): "with probability at least 1 − 1/K², every arm i ∉ B* is eliminated by the '
-    'offline elimination step of LSDT-PSI and thus, E[|B0|] = |B*| + o(1)"; Sec. 4.1: "We also verify the results '
+    "thm5": r'Theorem 5 (Sec. 4.1): "with probability at least $1 - 1/K^2$, every arm $i \notin \mathcal B^*$ is eliminated by the '
+    r'offline elimination step of LSDT-PSI and thus, $\mathbb E[|\mathcal B_0|] = |\mathcal B^*| + o(1)$"; Sec. 4.1: "We also verify the results '
     'through numerical examples in Sec. 6"',
-    "size_bstar": 'Sec. 3.3: "if the mean reward of each arm is independently and uniformly chosen from [0,1] and ε is '
-    "bounded away from 0 and 1, the expected value of |B*| is smaller than O(K^{1/2} log K), which indicates a sublinear "
+    "size_bstar": r'Sec. 3.3: "if the mean reward of each arm is independently and uniformly chosen from [0,1] and $\epsilon$ is '
+    r"bounded away from 0 and 1, the expected value of $|\mathcal B^*|$ is smaller than $O(K^{1/2} \log K)$, which indicates a sublinear "
     "scaling of regret in terms of the size of the action space. We also use a numerical example to verify the result in "
     'Sec. 6."',
-    "thm6": "Theorem 6 (Sec. 4.3): R(T) ≤ Σ_{B0∖(Q∪A)} Δ_j max{8 log T/Δ_j², 32 z_j log(Tε²)/ε²} + "
-    "Σ_Q Δ_i z_i 32 log(TΔ̂_i²)/Δ̂_i² + O(|V′|)",
-    "cor1": "Corollary 1 (Sec. 4.3) and its proof (App. I, Eq. (94)): E[C_L] ≤ 2/p + 1 on the bottom class; "
+    "thm6": r"Theorem 6 (Sec. 4.3): $R(T) \le \sum_{\mathcal B_0 \setminus (Q \cup A)} \Delta_j$ $\max\{8 \log T/\Delta_j^2,$ "
+    r"$32 z_j \log(T\epsilon^2)/\epsilon^2\}$ $+ \sum_Q \Delta_i z_i\, 32 \log(T\hat\Delta_i^2)/\hat\Delta_i^2$ $+ O(|V'|)$",
+    "cor1": r"Corollary 1 (Sec. 4.3) and its proof (App. I, Eq. (94)): $\mathbb E[C_L] \le 2/p + 1$ on the bottom class; "
     'Sec. 7: "the proposed learning policy LSDT-PSI is order optimal"',
 }
 

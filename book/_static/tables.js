@@ -4,7 +4,8 @@
 // 2. if still too wide, is set in a smaller font (0.9em, then 0.8em) when that makes it fit: a table
 //    of sentences (a scorecard) then wraps within the column instead of scrolling in a box whose
 //    scrollbar is pages below;
-// 3. if still too wide (a wide table of numbers), keeps its size and scrolls in a scroll-box, which
+// 3. if still too wide and a table of the text (not a cell output), wraps in the column at a fixed
+//    layout; a wide table of numbers keeps its size and scrolls in a scroll-box (marked wide-table), which
 //    tables.css caps at the window's height, so its scrollbar is on screen with the table.
 const JOINT = /(?<=\p{L}[\/_\-–])(?=[\p{L}(])/u;
 
@@ -36,6 +37,17 @@ function fitWideTables() {
     for (const size of ["0.9em", "0.8em"]) {
       if (fits(table)) break;
       table.style.fontSize = size;
+    }
+    if (!fits(table) && !table.closest(".cell_output")) {
+      // a table of the text (reproduction notes: columns of quoted sentences) wraps in the column
+      table.style.fontSize = "0.8em";
+      table.style.tableLayout = "fixed";
+      table.style.width = "100%";
+      for (const cell of table.querySelectorAll("td, th")) cell.style.overflowWrap = "anywhere";
+      for (const code of table.querySelectorAll("code, code span.pre")) {
+        code.style.whiteSpace = "normal";
+        code.style.wordBreak = "break-all";
+      }
     }
     if (!fits(table)) table.style.fontSize = "";
   }

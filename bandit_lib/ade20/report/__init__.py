@@ -493,6 +493,25 @@ def relative_cost(table: pd.DataFrame, baseline: str = "ADE") -> pd.DataFrame:
     return table.div(table[baseline], axis=0)
 
 
+#: Headers in words for :func:`theory_summary`'s table as the chapter shows it (the frame keeps its
+#: names, which the chapter's asserts use).
+THEORY_HEADERS = {
+    "errors": "wrong sets",
+    "event_A_violated": "runs with an interval missing (event A)",
+    "lemma23_violated": "runs where Lemma 2 or 3 failed",
+    "gap_lemma_ok": "gap lemma held",
+    "thm2_ok": "Theorem 2's bound held",
+}
+#: Headers in words for :func:`balance_summary`'s table.
+BALANCE_HEADERS = {
+    "min_rth_over_ra": "min r_θ / r_a",
+    "max_mth_over_4c2ma": "max m_θ / (4c² m_a)",
+    "mth_over_ma_vs_c2U": "|m_θ / m_a ÷ c²(U) − 1|",
+    "bound_over_pulls_min": "Theorem 2 bound / pulls, min",
+    "bound_over_pulls_max": "Theorem 2 bound / pulls, max",
+}
+
+
 def theory_summary(runs: pd.DataFrame) -> pd.DataFrame:
     """Per ``source``: runs, wrong outputs, capped runs, runs with a violated interval (event A:
     an arm's or the threshold's), runs where Lemma 2 or 3 failed, and whether the gap lemma and

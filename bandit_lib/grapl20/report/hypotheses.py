@@ -95,7 +95,7 @@ def theorem31_hypotheses(cells: pd.DataFrame) -> list[Hypothesis]:
         _sub_gaussian(used.noise_sd, used.R),
         _positive(α=used.alpha, λ=used.lam, γ=used.gamma),
         Hypothesis(
-            "‖μ − τ1‖_{L_λ} ≤ √(T/(γH))/(3M+1) (the condition of Theorem 3.1)",
+            r"$\|\mu - \tau\mathbf 1\|_{L_\lambda} \le \sqrt{T/(\gamma H)}/(3M+1)$ (the condition of Theorem 3.1)",
             bool(all(r.m <= b for r, b in zip(used.itertuples(), margin))),
             f"at the {len(used)} (instance, T) used: largest m / bound {max(r.m / b for r, b in zip(used.itertuples(), margin)):.3g}",
         ),

@@ -37,7 +37,7 @@ from bandit_lib.zhuang17.theory import H1, H2
 
 #: The setting of the paper's one statistic of its synthetic cases (Fig. 3, §5.3).
 FIG3_N, FIG3_K, FIG3_CASES = 15, 2.5, 10
-SOURCE = "§5.3, Fig. 3: “the H1/H2 of these test cases vary from 3 to 14” (n = 15, k = 2.5, 10 cases)"
+SOURCE = "§5.3, Fig. 3: “the $H_1/H_2$ of these test cases vary from 3 to 14” ($n = 15$, $k = 2.5$, 10 cases)"
 
 
 def h1_over_h2(cases: Sequence[Case]) -> np.ndarray:
@@ -85,14 +85,14 @@ def narrow_band_fig3_cases() -> list[Case]:
 def synthetic_gates() -> list[Gate]:
     """The two gates of a synthetic generator, measured on its 10 cases at n = 15, k = 2.5."""
     bears_on = (
-        "how much WRR saves over RR (Eq. 7) and how far the cases are from the worst case H1/H2 = n "
-        "for which rho* is derived (Eq. 6); a case with H1/H2 near 3 has several arms about as close "
-        "to the threshold as the nearest, one near n a single arm much closer than the rest"
+        "how much WRR saves over RR (Eq. 7) and how far the cases are from the worst case $H_1/H_2 = n$ "
+        "for which $\\rho^*$ is derived (Eq. 6); a case with $H_1/H_2$ near 3 has several arms about as close "
+        "to the threshold as the nearest, one near $n$ a single arm much closer than the rest"
     )
     return [
         Gate(
             key="zhuang17.synthetic.lowest_h1_h2",
-            statistic="lowest H1/H2 of the 10 cases at n = 15, k = 2.5",
+            statistic="lowest $H_1/H_2$ of the 10 cases at $n = 15$, $k = 2.5$",
             measure=lowest_h1_over_h2,
             low=2.0,
             high=4.5,
@@ -104,7 +104,7 @@ def synthetic_gates() -> list[Gate]:
         ),
         Gate(
             key="zhuang17.synthetic.highest_h1_h2",
-            statistic="highest H1/H2 of the 10 cases at n = 15, k = 2.5",
+            statistic="highest $H_1/H_2$ of the 10 cases at $n = 15$, $k = 2.5$",
             measure=highest_h1_over_h2,
             low=9.0,
             high=float(FIG3_N),

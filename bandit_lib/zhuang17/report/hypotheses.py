@@ -57,11 +57,13 @@ def theorem_hypotheses(
     gap = float(ksigma_gaps(y, k).min())
     out = [
         Hypothesis(
-            "§4.3: rewards in an interval of length R (Hoeffding, McDiarmid)",
+            "§4.3: rewards in an interval of length $R$ (Hoeffding, McDiarmid)",
             bool(reward_range <= R),
-            f"reward range {reward_range:g}, intervals for R = {R:g}",
+            f"reward range {reward_range:g}, intervals for $R = {R:g}$",
         ),
-        Hypothesis("§3: no arm on the threshold (Δ_min > 0)", bool(gap > 0), f"Δ_min = {gap:.3g}"),
+        Hypothesis(
+            "§3: no arm on the threshold ($\\Delta_{\\min} > 0$)", bool(gap > 0), f"$\\Delta_{{\\min}} = {gap:.3g}$"
+        ),
     ]
     if theorem == "Theorem 1":
         capped_runs = int(capped_runs)
