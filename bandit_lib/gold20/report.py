@@ -59,7 +59,7 @@ K2 = "k = 2"
 #: Both readings of the paper's rule for k, in the order the scorecard shows them.
 K_READINGS = (BEST_K, CHEAPEST_CORRECT_K)
 #: How a reading names each rule for k (no ", " inside, so that the scorecard can split a reading into its settings).
-K_LABELS = {BEST_K: "most accurate (ties: fewest pulls)", CHEAPEST_CORRECT_K: "fewest pulls among correct k"}
+K_LABELS = {BEST_K: "most accurate (ties: fewest pulls)", CHEAPEST_CORRECT_K: "fewest pulls among correct $k$"}
 #: Every rule the chapter shows (the two readings and the fixed k = 2 of the sensitivity rows).
 K_RULES = (BEST_K, K2, CHEAPEST_CORRECT_K)
 #: The interval families of RR and WRR and the suffix of their method names.
@@ -91,7 +91,7 @@ YAHOO_LOW_DAYS = ("05/03", "05/07")
 YAHOO_K3_DAY = "05/07"
 #: Why the Twitter-like claims cannot be decided (the row's ``to_decide``).
 TWITTER_TO_DECIDE = (
-    "none feasible here: the real Twitter data (ZHUANG17's 47 regions x 20 keywords) were never released, and no "
+    "none feasible here: the real Twitter data (ZHUANG17's 47 regions × 20 keywords) were never released, and no "
     "statistic of them that bears on GOLD's cost or accuracy is published to calibrate a stand-in on"
 )
 #: Why the Yahoo!-like claims cannot be decided.
@@ -251,7 +251,7 @@ def twitter_gate(evidence: dict):
     return ungated(
         "the gaps of each keyword's rates: outliers to normal regions, and inside the normal tail (GOLD's cost drivers)",
         "ZHUANG17 and GOLD20 publish the data's size and the algorithms' results only; of those the book can measure, "
-        f"IB's pulls over WRR's (2-4 on the median real keyword, ZHUANG17 §5.3) bear on the baselines' side, and the "
+        f"IB's pulls over WRR's (2 to 4 on the median real keyword, ZHUANG17 §5.3) bear on the baselines' side, and the "
         f"stand-in gives {evidence['IB / WRR, median over keywords']:.0f}; the stand-in was also changed so that GOLD "
         f"terminates (spread {evidence['spread first tried']:g} to {evidence['spread of the normal rates']:g})",
     )
@@ -297,7 +297,7 @@ def yahoo_gate(evidence: dict):
     return ungated(
         "the days' click-through rates: their spread, the outlier gaps, the number of articles",
         "§6.2 gives none of them; of what it says about the days, the low outliers of 05/03 and 05/07 are set by the "
-        f"generator, and the one statement the generator does not set (on {YAHOO_K3_DAY} k = 3 still flags normal "
+        f"generator, and the one statement the generator does not set (on {YAHOO_K3_DAY} $k = 3$ still flags normal "
         f"articles) the stand-in does not reproduce ({k3} flagged)",
     )
 
@@ -350,13 +350,14 @@ def _runs_note(df: pd.DataFrame, case_keys, x: str, unit: str, paper_runs: int =
 
 #: The paper's statement of the k grid (what a fixed k = 2 is another value of).
 K_STATED = (
-    '§6 ("Configurations"): "we set k = {2.0, 2.5, 3.0} for the k-sigma rule and report the best results of these '
-    'baselines"'
+    r'§6 ("Configurations"): "we set $k = \{2.0, 2.5, 3.0\}$ for the $k$-sigma rule and report the best results of '
+    'these baselines"'
 )
 COST_RULE = (
-    "saving vs correct baseline (1 − geometric mean of GOLD/X pulls over the cases where X reaches 1 − δ): within "
-    "±0.10 reproduced, > 0.20 partly; X correct in no case: inconclusive; X at the cap in a correct case makes the "
-    "saving a lower bound, decided only where every saving above it gets the same verdict"
+    r"saving against a correct baseline ($1 -$ the geometric mean of $\bar T_{GOLD}/\bar T_X$ over the cases where X "
+    r"reaches $1 - \delta$): within $\pm 0.10$ of the paper's reproduced, above 0.20 partly; X correct in no case: "
+    "inconclusive; X at the cap in a correct case makes the saving a lower bound, decided only where every saving "
+    "above it gets the same verdict"
 )
 
 
@@ -443,7 +444,7 @@ def cost_claims(
             opened = FAMILY_OPEN if is_sens else f"{FAMILY_OPEN}; {K_OPEN}"
             rows.append(
                 Claim(
-                    claim + (" (k = 2 in every case)" if is_sens else ""),
+                    claim + (" ($k = 2$ in every case)" if is_sens else ""),
                     paper,
                     ours,
                     v,
