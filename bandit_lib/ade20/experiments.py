@@ -44,8 +44,8 @@ from bandit_lib.ade20.instances import (
     illustration_instance,
     planted_window,
     uniform_window,
+    window_instance,
 )
-from bandit_lib.ade20.instances import window_instance
 from bandit_lib.ade20.theory import ade_cost_model, balance_factor, rr_cost_model, theorem2_bound
 from bandit_lib.infra.experiment import Experiment, Figure, Unit
 from bandit_lib.ksigma import ksigma_gaps, ksigma_outliers, ksigma_threshold
