@@ -121,14 +121,14 @@ PAPER_RUNS = 10
 
 #: (reading, open_because) of the synthetic instances (C1-C4).
 GENERATOR = (
-    "uniform means redrawn as a whole until Δmin is in the window",
+    "whole vector redrawn",  # uniform means, the vector redrawn until Δmin is in the window
     'the paper is silent on how a Δmin range is met ("The expected reward of each arm is generated uniformly '
     'at random in [0, 1]", Experiments on the Synthetic Datasets)',
 )
 #: (reading, open_because) of the second generator of the synthetic instances (C1-C4): the same
 #: sentence read so that Delta_min's distribution does not depend on n
 #: (:func:`bandit_lib.ade20.instances.target_window`).
-GENERATOR_TARGET = ("a target Δmin drawn in the window, a uniform draw scaled to meet it", GENERATOR[1])
+GENERATOR_TARGET = ("target Δmin drawn", GENERATOR[1])  # a uniform draw scaled to meet a drawn Δmin
 #: The claims judged on the synthetic instances, whose rows are repeated under every generator.
 SYNTHETIC_CLAIMS = ("C1", "C2", "C3", "C4")
 #: (reading, open_because) of the crowd data (C5-C7).
