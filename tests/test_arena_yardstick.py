@@ -241,25 +241,36 @@ def _window_yardsticks(budget, monkeypatch):
     return rows
 
 
-def test_window_yardsticks_are_identical_idle_under_load_and_with_a_jumping_clock(monkeypatch):
-    """No wall clock decides a number (issue 28): the window cells' yardsticks (the box certificate
-    that once stopped at 60 s and the Gaussian bracket) come out identical idle, while another
-    process loads the CPU, and with a clock that jumps an hour at every reading (as on a machine
-    thousands of times slower): three runs, each compared with the first. Window n = 20, case 0 is the cell whose box routine once
-    offered a NaN alternative to the certificate."""
+def test_window_yardsticks_are_identical_idle_under_load_with_two_blas_threads_and_a_jumping_clock(monkeypatch):
+    """No wall clock and no BLAS thread count decides a number (issues 28 and 39): the window cells'
+    yardsticks (the box certificate that once stopped at 60 s and the Gaussian bracket) come out
+    identical, to the bit, idle on one BLAS thread, on two BLAS threads while another process loads
+    the CPU, and on two threads with a clock that jumps an hour at every reading (as on a machine
+    thousands of times slower): three runs, each compared with the first. Unpinned, two threads gave
+    another T_box on both cells (27.6695 against 27.6531 on case 0, 11.1808 against 11.1771 on
+    case 1, at this budget): the box pins its own threads. Window n = 20, case 0 is the cell whose
+    box routine once offered a NaN alternative to the certificate."""
     import subprocess
     import sys
     import time as time_module
 
+    from threadpoolctl import threadpool_limits
+
     from bandit_lib.arena import suite as sx
     from bandit_lib.arena import yardstick as ys
+    from bandit_lib.blas_threads import blas_thread_counts, pinned
 
+    if not pinned():
+        pytest.skip("threadpoolctl controls no BLAS library in this process")
     budget = 3  # the uniform start, one Kelley step, the final evaluation: every path of the routine
-    first = _window_yardsticks(budget, monkeypatch)  # idle
+    with threadpool_limits(limits=1, user_api="blas"):
+        first = _window_yardsticks(budget, monkeypatch)  # idle, one thread
     assert all(row["T_box"] > 0 and row["T_box_up"] >= row["T_box"] for row in first)
     burner = subprocess.Popen([sys.executable, "-c", "while True: pass"])
     try:
-        loaded = _window_yardsticks(budget, monkeypatch)
+        with threadpool_limits(limits=2, user_api="blas"):
+            loaded = _window_yardsticks(budget, monkeypatch)
+            assert set(blas_thread_counts()) == {2}  # the caller's count, restored after each call
     finally:
         burner.kill()
         burner.wait()
@@ -267,5 +278,6 @@ def test_window_yardsticks_are_identical_idle_under_load_and_with_a_jumping_cloc
     clock = iter(range(0, 10**9, 3600))
     for module in (ys, sx):
         monkeypatch.setattr(module, "time", type("Clock", (), {"perf_counter": staticmethod(lambda: next(clock))}))
-    assert _window_yardsticks(budget, monkeypatch) == first
+    with threadpool_limits(limits=2, user_api="blas"):
+        assert _window_yardsticks(budget, monkeypatch) == first
     assert time_module.perf_counter() > 0

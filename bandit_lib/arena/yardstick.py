@@ -78,6 +78,7 @@ from bandit_lib.arena.secular import positive_definite_nb as _pd
 from bandit_lib.arena.secular import q_nb as _q
 from bandit_lib.arena.secular import ss_nb as _ss
 from bandit_lib.arena.secular import stationary_point_nb as _lam
+from bandit_lib.blas_threads import single_blas_thread
 from bandit_lib.checks import (
     check_in_range,
     check_index,
@@ -341,6 +342,7 @@ def _box_arm_values(mu, w, k, margin, starts, arms):
     return values, lambdas
 
 
+@single_blas_thread()
 def certified_lower_T_box(
     mu,
     k: float,
@@ -366,7 +368,10 @@ def certified_lower_T_box(
     True; ``info["F_best"]`` holds the solves' own F, ``info["F_dual"]`` the certified one); where an
     arm is an outlier, F of the local solves, not certified (False). Stops when the LP value has improved by less than ``rtol`` (relative) ``patience`` times
     in a row, or after ``max_iter`` evaluations: an iteration budget, never a wall-clock limit, so the
-    result is the same on any machine under any load.
+    result is the same on any machine under any load. It runs on one BLAS thread whatever the
+    caller's process allows (:func:`~bandit_lib.blas_threads.single_blas_thread`): scipy's optimisers
+    sum differently on two threads, and the Kelley steps amplify the last bits (window n = 100,
+    case 1: T_box 35.778 on one thread, 35.266 on two, issue 39).
 
     The LP's rows are scaled by 1 / F(w) of the best weights (HiGHS's tolerances are absolute; the
     kl rows of the window family are of order 10^-2). Every accepted alternative is stored as a copy:
