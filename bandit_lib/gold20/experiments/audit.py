@@ -319,3 +319,23 @@ SYNTHETIC_GOLD_HOEFFDING = Experiment(
     chapter=CHAPTER,
     figures=(Figure("GOLD's width reading", "GOLD's pulls and correctness with the Hoeffding width on Figs 2-3's runs"),),
 )
+
+
+#: Margin 1 on the same 10 upper-side configurations, 10 runs (``MARGIN`` ran it on 4 of them, 5 runs
+#: each): with it, every margin reading of the upper-side claims rests on the paper's run count.
+MARGIN1_UPPER_PROFILES = {
+    "quick": {"n": (20,), "eps": (5.0,), "margin": 1.0, "runs": 1, "cap": 200_000},
+    "full": {"n": (20, 50, 100, 200, 400), "eps": (2.5, 5.0), "margin": 1.0, "runs": 10, "cap": 10**7},
+}
+
+MARGIN1_UPPER = Experiment(
+    paper=PAPER,
+    name="margin1_upper",
+    title="Generator margin 1 on all 10 upper-side configurations, 10 runs: GOLD, RR and WRR",
+    compute=compute_margin,
+    plan=plan_margin_upper,
+    grid={profile: MARGIN1_UPPER_PROFILES[profile] for profile in MARGIN1_UPPER_PROFILES},
+    entropy=202015,
+    chapter=CHAPTER,
+    figures=(Figure("Margin reading", "RR and WRR on the upper-side configurations at generator margin 1"),),
+)
