@@ -65,7 +65,7 @@ K2 = "k = 2"
 #: Both readings of the paper's rule for k, in the order the scorecard shows them.
 K_READINGS = (BEST_K, CHEAPEST_CORRECT_K)
 #: How a reading names each rule for k (no ", " inside, so that the scorecard can split a reading into its settings).
-K_LABELS = {BEST_K: "most accurate (ties: fewest pulls)", CHEAPEST_CORRECT_K: "fewest pulls among correct $k$"}
+K_LABELS = {BEST_K: "most accurate", CHEAPEST_CORRECT_K: "cheapest correct"}
 #: Every rule the chapter shows (the two readings and the fixed k = 2 of the sensitivity rows).
 K_RULES = (BEST_K, K2, CHEAPEST_CORRECT_K)
 #: The interval families of RR and WRR and the suffix of their method names.
@@ -86,7 +86,7 @@ GOLD_WIDTH_OPEN = (
     "differently based on the prior knowledge of reward distributions'"
 )
 #: GOLD's width, as a reading names it (no ", " inside).
-GOLD_WIDTHS = {"bernoulli": "GOLD's width Bernoulli", "hoeffding": "GOLD's width Hoeffding ($R = 1$)"}
+GOLD_WIDTHS = {"bernoulli": "GOLD's Bernoulli width", "hoeffding": "GOLD's Hoeffding width"}
 #: Why the generator's margin is a reading: §6.1 states a stopping condition, not a margin.
 MARGIN_OPEN = (
     "§6.1: 'we injected (1−ρ)×n outlier arms until they satisfy the corresponding criterion of (ϵ,ρ)-outlier arm "
