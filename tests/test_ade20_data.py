@@ -8,7 +8,14 @@ from _examples import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bandit_lib.ade20.instances import crowd_summary, hcb_like, illustration_instance, uniform_window
+from bandit_lib.ade20.instances import (
+    crowd_summary,
+    hcb_like,
+    illustration_instance,
+    target_window,
+    uniform_window,
+    window_instance,
+)
 from bandit_lib.ade20.square import read_gold, read_responses, worker_error_rates, write_square
 from bandit_lib.ksigma import ksigma_gaps, ksigma_outliers, ksigma_threshold
 
@@ -53,6 +60,27 @@ def test_uniform_window_bad_input():
         uniform_window(10, -2.0, 0.1, 0.2, 1)
     with pytest.raises(RuntimeError, match=r"Delta_min in \[0.9, 0.95\]"):
         uniform_window(50, 2.0, 0.9, 0.95, 1, max_draws=500)
+
+
+def test_target_window_meets_its_target_whatever_n():
+    # the second generator: Delta_min is the target, drawn uniformly in the window, at every n;
+    # the whole-vector generator's Delta_min drifts towards the window's top as n grows
+    for n in (100, 1000):
+        gaps = [ksigma_gaps(target_window(n, 2.5, 0.1, 0.2, 3, n, c).means, 2.5).min() for c in range(40)]
+        assert 0.1 <= min(gaps) and max(gaps) <= 0.2
+        assert 0.13 < np.mean(gaps) < 0.17 and min(gaps) < 0.115, (n, np.mean(gaps), min(gaps))
+    literal = [ksigma_gaps(uniform_window(1000, 2.5, 0.1, 0.2, 3, c).means, 2.5).min() for c in range(10)]
+    assert min(literal) > 0.15  # the drift the second generator removes
+    d = target_window(300, 2.0, 0.089, 0.091, 5)
+    assert np.all((d.means >= 0) & (d.means <= 1)) and ksigma_outliers(d.means, 2.0, inclusive=True).size == 0
+    assert np.array_equal(d.means, window_instance(300, 2.0, 0.089, 0.091, 5, generator="target").means)
+    assert np.array_equal(
+        window_instance(300, 2.0, 0.089, 0.091, 5).means, uniform_window(300, 2.0, 0.089, 0.091, 5).means
+    )
+    with pytest.raises(ValueError, match="generator='nearest'"):
+        window_instance(300, 2.0, 0.089, 0.091, 5, generator="nearest")
+    with pytest.raises(ValueError, match="lo=0.3, hi=0.2"):
+        target_window(10, 2.0, 0.3, 0.2, 1)
 
 
 def test_hcb_like_matches_the_statistics_of_hcb():

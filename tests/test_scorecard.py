@@ -88,6 +88,18 @@ def test_a_verdict_shared_by_every_reading_of_one_setting_is_named_by_that_setti
     assert overall(["partly", "reproduced", "partly"], ["x", "y", "z"]) == "reproduced under y; partly under x / z"
 
 
+def test_a_verdict_over_several_groups_of_readings_names_each_group_by_its_shared_settings():
+    readings = [f"{g}, {b}" for b in ("t in pulls", "t in batches") for g in ("whole", "target")]
+    verdicts = ["reproduced", "partly", "partly", "partly"]  # whole/pulls reproduced; every other partly
+    assert overall(verdicts, readings) == (
+        "reproduced under whole, t in pulls; partly under target (all 2 readings) / whole, t in batches"
+    )
+    readings3 = [f"{g}, {lk}, {t}" for lk in ("a", "b") for t in ("p", "q") for g in ("W", "T")]
+    partly = {"W, a, q", "W, b, q", "T, a, q", "T, b, q", "T, a, p"}
+    got = overall(["partly" if r in partly else "reproduced" for r in readings3], readings3)
+    assert got == "reproduced under W, p (all 2 readings) / T, b, p; partly under q (all 4 readings) / T, a, p", got
+
+
 def test_a_reading_must_name_the_passage_that_leaves_the_setting_open():
     with pytest.raises(ValueError, match="reading='Hoeffding' with open_because=''"):
         Claim("c", "p", "o", "partly", "r", reading="Hoeffding")

@@ -12,6 +12,9 @@ Experiments (full profile = the paper's scale):
 settings the paper leaves open (l(k)'s log and the unit of T, :data:`OTHER_READINGS`) and with the
 Agresti-Coull intervals of ZHUANG17's experiments (:data:`OTHER_FAMILY`).
 
+* ``target``: Figs 2(a) and 2(b) again on the second reading of the generator (a target Delta_min
+  drawn in the window, so that its distribution does not depend on n), with every baseline reading.
+
 * ``correctness`` (Theorem 1): many short runs on instances with outliers; error rate against delta.
 * ``gap_slope`` (Theorem 2's shape): ADE's cost against Delta_min at fixed n and k.
 * ``sensitivity``: the Fig. 2a instances again, with the ablations of the chapter (the variance
@@ -41,6 +44,7 @@ from bandit_lib.ade20.instances import (
     illustration_instance,
     planted_window,
     uniform_window,
+    window_instance,
 )
 from bandit_lib.ade20.theory import ade_cost_model, balance_factor, rr_cost_model, theorem2_bound
 from bandit_lib.infra.experiment import Experiment, Figure, Unit
@@ -328,6 +332,48 @@ SENSITIVITY = Experiment(
     chapter=CHAPTER,
     figures=(
         Figure("Sensitivity", "Measured costs against the cost model, and the ablations, on the Fig. 2(a) instances"),
+    ),
+)
+
+
+def compute_synthetic_target(
+    seed, n: int, k: float, lo: float, hi: float, case: int, delta: float, runs: int, methods: list[str]
+) -> dict:
+    """:func:`compute_synthetic` on the second reading of the generator (a target Delta_min drawn in
+    the window: :func:`bandit_lib.ade20.instances.target_window`), on instances and tapes of its own."""
+    drawn = window_instance(n, k, lo, hi, INSTANCES, "target", n, k, lo, hi, case, generator="target")
+    rows = run_case(drawn.means, k, delta, methods, runs, "target", n, k, lo, hi, case)
+    for row in rows:
+        row.update(case=case, draws=drawn.draws)
+    return {"rows": rows}
+
+
+def plan_target(n: tuple[int, ...], windows: tuple[tuple[float, float], ...], cases: int, gap_cases: int) -> list[Unit]:
+    return _synthetic_units([(size, 2.5, 0.1, 0.2) for size in n], cases, COMPARED) + _synthetic_units(
+        [(900, 2.0, lo, hi) for lo, hi in windows], gap_cases, COMPARED
+    )
+
+
+TARGET = Experiment(
+    paper="ade20",
+    name="target",
+    title="Figs 2(a)-(b) on the second generator (a target Delta_min drawn in the window)",
+    compute=compute_synthetic_target,
+    plan=plan_target,
+    grid={
+        "quick": {"n": ARMS_N["quick"], "windows": GAP_WINDOWS["quick"], "cases": CASES["quick"], "gap_cases": 1},
+        "full": {
+            "n": ARMS_N["full"],
+            "windows": GAP_WINDOWS["full"],
+            "cases": CASES["full"],
+            "gap_cases": CASES["full"],
+        },
+    },
+    entropy=ENTROPY,
+    chapter=CHAPTER,
+    figures=(
+        Figure("Fig. 2(a), second generator", "Average pulls against n with Delta_min drawn uniformly in [0.1, 0.2]"),
+        Figure("Fig. 2(b), second generator", "Average pulls against Delta_min (n = 900) on the second generator"),
     ),
 )
 

@@ -6,6 +6,10 @@ r"""Instances of the ADE20 experiments.
   :math:`\theta \approx 1/2 + k/\sqrt{12} > 1`, so **no arm is an outlier** in these instances:
   the experiments measure the cost of certifying that every arm is normal, and
   :math:`\Delta_{\min} = \theta - \max_i y_i` is set by the top arm.
+* :func:`target_window`: the second reading of the same sentence, whose :math:`\Delta_{\min}` does
+  not drift with ``n``: a target drawn uniformly in the window, and a U[0, 1]^n vector scaled and
+  shifted inside [0, 1] so that its :math:`\Delta_{\min}` is the target (:func:`window_instance`
+  picks either by name).
 * :func:`hcb_error_rates`: the real HCB worker error rates (722 workers), read with the SQUARE
   loader from ``data/raw/hcb`` (committed, MIT licence) or ``$BANDIT_DATA/hcb``; the files'
   sha256 are pinned here, so a result computed from them names the data it read.
@@ -88,6 +92,62 @@ def uniform_window(n: int, k: float, lo: float, hi: float, seed: SeedLike, *keys
         drawn += batch
         batch = min(2 * batch, 4096)
     raise RuntimeError(f"no U[0,1]^{n} vector with Delta_min in [{lo}, {hi}] at k={k} in {max_draws} draws")
+
+
+def target_window(n: int, k: float, lo: float, hi: float, seed: SeedLike, *keys, max_draws: int = MAX_DRAWS) -> Drawn:
+    r"""``n`` means whose :math:`\Delta_{\min}` is a target drawn uniformly in ``[lo, hi]``: the second
+    reading of "we generate test cases with Delta_min in [lo, hi]", whose :math:`\Delta_{\min}`
+    distribution does not depend on ``n`` (that of :func:`uniform_window` drifts to the window's top
+    as ``n`` grows, since :math:`\theta` concentrates).
+
+    A target :math:`t \sim U[lo, hi]` is drawn, then a U[0, 1]^n vector ``u``; the instance is
+    :math:`y = a u + b` with :math:`a = t / \Delta_{\min}(u)` (the k-sigma gaps scale with ``a``
+    and ignore ``b``, so :math:`\Delta_{\min}(y) = t`) and ``b`` uniform in the offsets that keep
+    every mean in [0, 1]; a ``u`` that cannot fit ([0, 1] is too short for :math:`a` times its
+    range) is redrawn. The means are uniform on a sub-interval of [0, 1], of width set by ``t``.
+    Placing only the nearest arm at :math:`\theta - t` cannot work at large ``n``: with the other
+    means U[0, 1], :math:`\theta \approx 1/2 + k/\sqrt{12}` (1.22 at k = 2.5) puts that arm above 1
+    for every target under about 0.2.
+
+    >>> from bandit_lib.ade20.instances import target_window
+    >>> drawn = target_window(100, 2.5, 0.1, 0.2, 1)
+    >>> bool(0.1 <= ksigma_gaps(drawn.means, 2.5).min() <= 0.2), bool(0 <= drawn.means.min() <= drawn.means.max() <= 1)
+    (True, True)
+    """
+    n = check_int("n", n, minimum=2)
+    k = check_nonnegative("k", k)
+    lo, hi = _check_window(lo, hi)
+    max_draws = check_int("max_draws", max_draws, minimum=1)
+    rng = generator(seed, "target-window", *keys)
+    target = float(rng.uniform(lo, hi)) if hi > lo else lo
+    for draw in range(1, max_draws + 1):
+        u = rng.random(n)
+        gap = float(ksigma_gaps(u, k).min())
+        if gap <= 0.0:
+            continue
+        a = target / gap
+        low_b, high_b = -a * float(u.min()), 1.0 - a * float(u.max())
+        if high_b < low_b:
+            continue
+        y = np.clip(a * u + rng.uniform(low_b, high_b), 0.0, 1.0)  # clip: rounding at the ends only
+        if lo <= ksigma_gaps(y, k).min() <= hi:
+            return Drawn(y, draw)
+    raise RuntimeError(f"no instance with Delta_min = {target} (k={k}, n={n}) in {max_draws} draws")
+
+
+#: The two readings of the synthetic generator, by name (:func:`window_instance`).
+GENERATORS = {"whole-vector": uniform_window, "target": target_window}
+
+
+def window_instance(
+    n: int, k: float, lo: float, hi: float, seed: SeedLike, *keys, generator: str = "whole-vector"
+) -> Drawn:
+    """The synthetic instance with ``lo <= Delta_min <= hi`` under one reading of the generator:
+    ``"whole-vector"`` (:func:`uniform_window`, the chapter's first reading) or ``"target"``
+    (:func:`target_window`, a target Delta_min drawn in the window)."""
+    if generator not in GENERATORS:
+        raise ValueError(f"generator must be one of {sorted(GENERATORS)}; got generator={generator!r}")
+    return GENERATORS[generator](n, k, lo, hi, seed, *keys)
 
 
 HCB_WINDOW = (0.045, 0.065)

@@ -557,7 +557,38 @@ def _readings_label(group: list[str], every: list[str]) -> str:
         peers = [r for r in every if all(p in r.split(", ") for p in common)]
         if len(peers) == len(group):
             return f"{', '.join(common)} (all {len(group)} readings)"
-    return " / ".join(group)
+    cover = _cover(group, every)
+    return " / ".join(cover) if len(cover) < len(group) else " / ".join(group)
+
+
+def _cover(group: list[str], every: list[str]) -> list[str]:
+    """The readings of ``group`` named by as few shared settings as possible: each item is a set of
+    settings all of whose readings (in ``every``) are in the group ("target Δmin (all 4 readings)"),
+    or a reading alone; chosen greedily, the most readings first, without overlap where possible."""
+    from itertools import combinations
+
+    members, split = set(group), {r: r.split(", ") for r in every}
+    candidates = {}
+    for r in group:
+        for size in range(1, len(split[r])):
+            for subset in combinations(split[r], size):
+                peers = frozenset(q for q in every if all(p in split[q] for p in subset))
+                if len(peers) > 1 and peers <= members:
+                    candidates.setdefault(peers, subset)
+    out, left = [], [r for r in every if r in members]
+    while left:
+        best = max(
+            candidates.items(),
+            key=lambda kv: (len(kv[0] & set(left)), kv[0] <= set(left), -len(kv[1])),
+            default=None,
+        )
+        if best is None or len(best[0] & set(left)) < 2 or not best[0] <= set(left):
+            out.append(left.pop(0))
+            continue
+        peers, subset = best
+        out.append(f"{', '.join(subset)} (all {len(peers)} readings)")
+        left = [r for r in left if r not in peers]
+    return out
 
 
 def paper_claims(card: pd.DataFrame) -> pd.DataFrame:

@@ -523,3 +523,34 @@ def theorem5_table(runs: list[dict]) -> pd.DataFrame:
             }
         )
     return pd.DataFrame(rows)
+
+
+# --- the settings this chapter shares with others (the verdicts page's register) ------------------
+def _settings():
+    from bandit_lib.infra.scorecard import DESIGNED, STATED, Setting
+
+    return (
+        Setting(
+            "run count",
+            STATED,
+            "100 repetitions of every regret experiment",
+            'Sec. 6: "All the experiments are run 100 times using a Monte Carlo method"',
+        ),
+        Setting(
+            "generator of synthetic means",
+            STATED,
+            "i.i.d. uniform means on [0.1, 1] (Fig. 6) and on [0.1, 0.9] (Fig. 7)",
+            'Sec. 6.2.1: "means uniformly chosen from [0.1, 1]"; Sec. 6.2.2: "means uniformly chosen from [0.1, 0.9]"',
+            why="UIG states the distribution of its means and asks nothing else of them; ZHUANG17 states none, and "
+            "ADE20 states a distribution and a Δmin window together without saying how both are met",
+        ),
+        Setting(
+            "tolerance of an approximate claim",
+            DESIGNED,
+            '"comparable": mean regrets at the largest horizon within a factor 2 of each other',
+            "the paper gives no tolerance",
+        ),
+    )
+
+
+SETTINGS = _settings()

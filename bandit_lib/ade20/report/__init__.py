@@ -39,8 +39,20 @@ import pandas as pd
 from bandit_lib.ade20.theory import balance_factor
 from bandit_lib.checks import check_positive
 from bandit_lib.infra.scorecard import CLAIM as CLAIM_ROLE
+from bandit_lib.infra.scorecard import (
+    DESIGNED,
+    INCONCLUSIVE,
+    READING,
+    STATED,
+    STATED_SENSITIVITY,
+    Claim,
+    GateResult,
+    Hypothesis,
+    Setting,
+    verdict,
+    verdict_of_checks,
+)
 from bandit_lib.infra.scorecard import EXTRA as EXTRA_ROLE
-from bandit_lib.infra.scorecard import INCONCLUSIVE, Claim, GateResult, Hypothesis, verdict, verdict_of_checks
 from bandit_lib.infra.scorecard import SENSITIVITY as SENSITIVITY_ROLE
 from bandit_lib.ksigma import ksigma_gaps, ksigma_outliers
 from bandit_lib.metrics import binomial_interval, error_rate_within
@@ -109,10 +121,16 @@ PAPER_RUNS = 10
 
 #: (reading, open_because) of the synthetic instances (C1-C4).
 GENERATOR = (
-    "uniform means redrawn as a whole until Δmin is in the window",
+    "whole vector redrawn",  # uniform means, the vector redrawn until Δmin is in the window
     'the paper is silent on how a Δmin range is met ("The expected reward of each arm is generated uniformly '
     'at random in [0, 1]", Experiments on the Synthetic Datasets)',
 )
+#: (reading, open_because) of the second generator of the synthetic instances (C1-C4): the same
+#: sentence read so that Delta_min's distribution does not depend on n
+#: (:func:`bandit_lib.ade20.instances.target_window`).
+GENERATOR_TARGET = ("target Δmin drawn", GENERATOR[1])  # a uniform draw scaled to meet a drawn Δmin
+#: The claims judged on the synthetic instances, whose rows are repeated under every generator.
+SYNTHETIC_CLAIMS = ("C1", "C2", "C3", "C4")
 #: (reading, open_because) of the crowd data (C5-C7).
 DATA = (
     "HCB (the binary version of HyunCatherines)",
@@ -177,10 +195,12 @@ def _comparison_claims(
     data: str,
     runs: dict,
     baselines: tuple[str, str] = ("", ""),
+    generator: tuple[str, str] = GENERATOR,
 ) -> list[Claim]:
     """C1-C6 under one interval family of the baselines: the paper's (``variant`` '') or another
     one (a sensitivity row, named by ``variant``, quoting :data:`STATED_FAMILY`); ``baselines`` is
-    the reading of the open baseline settings (l(k) label, t label; '' for a sensitivity row)."""
+    the reading of the open baseline settings (l(k) label, t label; '' for a sensitivity row);
+    ``generator`` the reading of the synthetic instances behind ``fig2a`` and ``fig2b`` (C1-C4)."""
     role = SENSITIVITY_ROLE if variant else CLAIM_ROLE
 
     def name(claim: str) -> str:
@@ -218,7 +238,7 @@ def _comparison_claims(
             ),
             _verdict(list(steps.values()) if len(fig2a) >= 2 else []),
             "reproduced if every mean grows at every step of n; partly if some do",
-            GENERATOR,
+            generator,
             unit="cases per n",
         )
     )
@@ -231,7 +251,7 @@ def _comparison_claims(
             f"ADE {_fmt(a.ADE)}, RR {_fmt(a.RR)}, WRR {_fmt(a.WRR)}",
             _verdict([a.RR < a.ADE, a.WRR < a.ADE, a.WRR < a.RR]),
             "three checks (RR < ADE, WRR < ADE, WRR < RR); all: reproduced, some: partly",
-            GENERATOR,
+            generator,
             unit="cases per n",
         )
     )
@@ -253,7 +273,7 @@ def _comparison_claims(
             else "no n ≥ 200 in these results",
             _verdict(checks if len(big) else [], partly=bool(best.size) and best.mean() >= 0.5),
             "all checks: reproduced; ADE best at half of the n ≥ 200 or more: partly",
-            GENERATOR,
+            generator,
             headline=True,
             unit="cases per n",
         )
@@ -274,7 +294,7 @@ def _comparison_claims(
             + ", ".join(f"{w:g}: {v:.2f}" for w, v in margin.items()),
             _verdict(c4),
             "all checks: reproduced; some: partly",
-            GENERATOR,
+            generator,
             headline=True,
             unit="cases per window",
             key="2b",
@@ -438,6 +458,7 @@ def scorecard(
     data: str = "HCB",
     runs: dict | None = None,
     extras: tuple[Claim, ...] | list[Claim] = (),
+    other_generators: dict | None = None,
 ) -> list[Claim]:
     """Claims C1-C7 with our numbers and computed verdicts: C1-C6 under every reading of the
     baselines' open settings whose columns the tables hold (:data:`BASELINE_READINGS`; the first
@@ -448,7 +469,10 @@ def scorecard(
     ``runs``: the fewest cases or runs per setting behind ``fig2a``, ``fig2b`` and ``fig3`` (keys
     ``"2a"``, ``"2b"``, ``"3"``), so that a row says when it rests on fewer than the paper's ten;
     ``extras``: further rows (e.g. :func:`standin_claim`, :func:`theorem_claims`), each placed after
-    the rows of the claim its name starts with.
+    the rows of the claim its name starts with; ``other_generators``: ``{(reading, open_because):
+    (fig2a, fig2b)}``, the synthetic tables under another reading of the generator (e.g.
+    :data:`GENERATOR_TARGET`), whose C1-C4 rows join those of :data:`GENERATOR` under every baseline
+    reading, so that a claim on which the generators disagree is conditional.
     """
     runs = dict(runs or {})
     claims = []
@@ -459,6 +483,17 @@ def scorecard(
                 raise ValueError(f"the tables must hold ADE and the paper's baselines {columns}")
             continue
         claims += _comparison_claims(*tables, variant="", data=data, runs=runs, baselines=reading)
+        for generator, (g2a, g2b) in (other_generators or {}).items():
+            other = [_columns(t, columns) for t in (g2a, g2b)]
+            if any(t is None for t in other):
+                raise ValueError(f"the tables of the generator {generator[0]!r} lack the baselines {columns}")
+            claims += [
+                c
+                for c in _comparison_claims(
+                    *other, tables[2], variant="", data=data, runs=runs, baselines=reading, generator=generator
+                )
+                if c.claim.startswith(SYNTHETIC_CLAIMS)
+            ]
     for variant, columns in SENSITIVITY.items():
         others = [_columns(t, columns) for t in (fig2a, fig2b, fig3)]
         if all(t is not None for t in others):
@@ -585,3 +620,65 @@ def balance_summary(runs: pd.DataFrame) -> pd.DataFrame:
         bound_over_pulls_min=("slack", "min"),
         bound_over_pulls_max=("slack", "max"),
     )
+
+
+# --- the settings this chapter shares with others (the verdicts page's register) ------------------
+#: The settings the verdicts rest on that other chapters share, with their treatment here.
+SETTINGS = (
+    Setting(
+        "interval family and R",
+        STATED_SENSITIVITY,
+        "bounded (Hoeffding/McDiarmid) intervals with R = 1 for RR and WRR; ZHUANG17's Agresti–Coull intervals as "
+        "sensitivity rows",
+        STATED_FAMILY,
+        why="ADE20 states its baselines' family (the bounded one, R = 1), not ZHUANG17's experimental one; the "
+        "Agresti–Coull rows show how much the verdicts rest on that statement, as the baselines are ZHUANG17's code",
+    ),
+    Setting(
+        "confidence level δ",
+        STATED,
+        "δ = 0.1",
+        '"The confidence parameter δ is set as 0.1" (Experiments)',
+    ),
+    Setting(
+        "pull cap",
+        DESIGNED,
+        "none (10¹² pulls, never reached)",
+        "the paper states no cap and reports no capped run",
+        why="ZHUANG17 states its cap of 10⁷ pulls; ADE20 states none, so the book runs its baselines without one",
+    ),
+    Setting(
+        "run count",
+        STATED,
+        "10 cases per setting (Fig. 2), 10 runs per k (Fig. 3)",
+        '"For each setting, we generate 10 test cases independently"; "the results are averaged across ten '
+        'independent simulations" (Experiments)',
+    ),
+    Setting(
+        "generator of synthetic means",
+        READING,
+        "two readings: uniform means redrawn as a whole until Δmin is in the window, and a target Δmin drawn in the "
+        "window with a uniform draw scaled to meet it",
+        GENERATOR[1],
+    ),
+    Setting(
+        "RR's threshold radius l(k)",
+        READING,
+        "two readings: l(k) with δ (ZHUANG17's) and with δ̃_t (the remark after Lemma 4)",
+        BASELINES_OPEN,
+        why="ZHUANG17 defines l(k) itself; ADE20 restates it with δ̃_t where ZHUANG17 writes δ and does not say which "
+        "it ran",
+    ),
+    Setting(
+        "tolerance of an approximate claim",
+        DESIGNED,
+        f'"considerable improvement": ADE needs at most 1/{CONSIDERABLE} of the better baseline\'s pulls',
+        "the paper gives no factor (row N18)",
+    ),
+    Setting(
+        "test of an error rate ≤ δ",
+        DESIGNED,
+        "an exact binomial test of an error rate ≤ δ, not rejected at 5%",
+        "the paper states the guarantee (Theorem 1), not how a finite run tests it",
+    ),
+)

@@ -200,3 +200,20 @@ def tidy(frame, na: str = "—"):
                 dtype="Int64",
             )
     return out.style.format(precision=4, na_rep=na).hide(axis="index")
+
+
+# --- the settings this chapter shares with others (the verdicts page's register) ------------------
+def _settings():
+    from bandit_lib.infra.scorecard import STATED, Setting
+
+    return (
+        Setting(
+            "run count",
+            STATED,
+            "100 trials per curve, one instance and reward tape per trial shared by every method",
+            '§4.1: "the median misclassification error for each algorithm and choice of γ over 100 trials"',
+        ),
+    )
+
+
+SETTINGS = _settings()

@@ -52,3 +52,61 @@ def exact_rate(df: pd.DataFrame, method: str) -> float:
     if runs.empty:
         raise ValueError(f"no runs of method {method!r}; methods present: {sorted(set(df.method))}")
     return float(runs["exact"].mean())
+
+
+# --- the settings this chapter shares with others (the verdicts page's register) ------------------
+def _settings():
+    from bandit_lib.infra.scorecard import DESIGNED, READING, STATED, Setting
+
+    return (
+        Setting(
+            "interval family and R",
+            STATED,
+            "Bernoulli (Agresti–Coull) intervals for RR and WRR in the experiments; the theorems' bounded "
+            "(Hoeffding) intervals in the theorem rows",
+            '§5.2: "For both of our algorithms, we derived the confidence intervals based on Bernoulli distribution"',
+        ),
+        Setting("confidence level δ", STATED, "δ = 0.1", '§5.2: "We set δ = 0.1."'),
+        Setting(
+            "pull cap",
+            STATED,
+            "10⁷ pulls; a capped run returns its current estimate",
+            '§5.2: "Once an algorithm runs for 10⁷ pulls, the algorithm is forced to terminate and output the '
+            'current estimated outlier set"',
+        ),
+        Setting(
+            "run count",
+            STATED,
+            "10 cases per configuration, 10 runs per case",
+            '§5.1: "For each configuration, we generate 10 random test cases"; §5.2: "For each test case, we run '
+            'the experiments for 10 times"',
+        ),
+        Setting(
+            "generator of synthetic means",
+            READING,
+            "two readings: planted outliers, and i.i.d. Beta(2, 5) means (inside the H₁/H₂ gate)",
+            '§5.1: "For each arm, we draw its reward from a Bernoulli distribution Bern(y_i)"; how the y_i are '
+            "drawn is not said (row N1)",
+        ),
+        Setting(
+            "RR's threshold radius l(k)",
+            STATED,
+            "l(k) with δ inside its log, as the paper defines it",
+            "§4.1, with Theorem 2: the paper defines l(k) itself, with δ inside its log",
+        ),
+        Setting(
+            "tolerance of an approximate claim",
+            DESIGNED,
+            'a share the paper gives as "about" or "~" is met within ±0.15',
+            "the paper gives no tolerance",
+        ),
+        Setting(
+            "test of an error rate ≤ δ",
+            DESIGNED,
+            "an exact binomial test of p ≤ δ, not rejected at 5%",
+            "the paper states the guarantee (Theorem 1), not how a finite run tests it",
+        ),
+    )
+
+
+SETTINGS = _settings()
