@@ -18,8 +18,8 @@ r"""GOLD20 chapter: the experiments of Ban & He (KDD 2020), at paper scale (the 
   again with margins 1 and 3 (the figures use the smallest admissible one, 0.25).
 
 The module :mod:`~.audit` adds the experiments that decide rows these left undecided
-(``theorem57``, ``theory_edge``, ``synthetic_hoeffding``), in a module of its own so that the
-results here stay fresh.
+(``theorem57``, ``theory_edge``, ``synthetic_hoeffding``) and the readings of issue 36 (``margin_upper``,
+``margin1_upper``, ``synthetic_gold_hoeffding``), in a module of its own so that the results here stay fresh.
 
 The baselines' interval family is not stated in the paper: RR and WRR run with Agresti–Coull
 intervals (ZHUANG17's experiments) in every run, and with Hoeffding/McDiarmid intervals

@@ -16,6 +16,13 @@ rows line up with the cached ones; none changes an existing result.
   needs), run with a cap above the bound, so that a run breaking the bound would be seen. On the
   synthetic instances the bound is at least :math:`9.6\times 10^8`, above the :math:`10^7` cap,
   and no run could break it there.
+* ``MARGIN_UPPER``, ``MARGIN1_UPPER`` (issue 36): the generator's margin is a reading (§6.1 injects
+  the outliers "until they satisfy" the criterion, a stopping condition), so GOLD, RR and WRR (both
+  interval families) run at margins 3 and 1 on all 10 upper-side configurations with the paper's 10
+  runs (``MARGIN`` ran 4 configurations, 5 runs each).
+* ``SYNTHETIC_GOLD_HOEFFDING`` (issue 36): GOLD's width is a reading (§6.1's "Bernoulli
+  distribution, and thus R = 1"), so GOLD runs with the Hoeffding width, R = 1, on every synthetic
+  run, on ``SYNTHETIC``'s instances and tapes, with ten times its cap.
 """
 
 from __future__ import annotations
@@ -32,10 +39,12 @@ from bandit_lib.gold20.experiments import (
     RHO,
     SYNTHETIC,
     case_summary,
+    compute_margin,
     edge_checks,
     gold_row,
     gold_run,
     run_baselines,
+    run_gold,
     synthetic_case,
     theorem57_bound,
 )
@@ -231,4 +240,113 @@ THEOREM57 = Experiment(
     entropy=202012,
     chapter=CHAPTER,
     figures=(Figure("Theorem 5.7", "GOLD's pulls (Hoeffding width) against the bound, evenly spaced means"),),
+)
+
+
+# ------------------------------------------------------------------------------ margin 3 on every upper-side configuration
+#: The generator margin is inferred ("injected ... until they satisfy the criterion", §6.1), so it is a
+#: reading: the claim "RR and WRR highly accurate on upper-side outliers" is judged at margin 3 on all
+#: 10 upper-side configurations with the paper's 10 runs (``MARGIN`` ran 4 of them, 5 runs each).
+MARGIN_UPPER_PROFILES = {
+    "quick": {"n": (20,), "eps": (5.0,), "margin": 3.0, "runs": 1, "cap": 200_000},
+    "full": {"n": (20, 50, 100, 200, 400), "eps": (2.5, 5.0), "margin": 3.0, "runs": 10, "cap": 10**7},
+}
+
+
+def plan_margin_upper(**cfg) -> list[Unit]:
+    return [
+        Unit(
+            f"upper,eps={eps:g},n={n},margin={cfg['margin']:g},run={r}",
+            {"kind": "upper", "eps": eps, "n": n, "margin": cfg["margin"], "run": r, "cap": cfg["cap"]},
+        )
+        for n in sorted(cfg["n"], reverse=True)
+        for eps in cfg["eps"]
+        for r in range(cfg["runs"])
+    ]
+
+
+MARGIN_UPPER = Experiment(
+    paper=PAPER,
+    name="margin_upper",
+    title="Generator margin 3 on all 10 upper-side configurations, 10 runs: GOLD, RR and WRR",
+    compute=compute_margin,
+    plan=plan_margin_upper,
+    grid={profile: MARGIN_UPPER_PROFILES[profile] for profile in MARGIN_UPPER_PROFILES},
+    entropy=202013,
+    chapter=CHAPTER,
+    figures=(Figure("Margin reading", "RR and WRR on the upper-side configurations at generator margin 3"),),
+)
+
+
+# ------------------------------------------------------------------------------ GOLD's width under "R = 1"
+#: §6.1's "Each reward ... follows a Bernoulli distribution, and thus R = 1" names §4.1's class (2)
+#: (the Bernoulli width) and the parameter of class (1) (the bounded width, R = d - c): GOLD's width in
+#: the experiments is a reading. GOLD with the Hoeffding width (R = 1) on every synthetic run, on the
+#: instances and reward tapes of ``SYNTHETIC``, with ten times its cap (the paper sets none; the
+#: Hoeffding width needs 2-5 times the pulls, up to about 5e7 at n = 400, eps = 2.5).
+GOLD_HOEFFDING_CAP_FACTOR = 10
+
+
+def compute_synthetic_gold_hoeffding(
+    seed, kind: str, eps: float, n: int, run: int, cap: int, synthetic_key: str
+) -> dict:
+    """GOLD with the Hoeffding width (R = 1) on the synthetic run (kind, eps, n, run): the instance
+    and reward tape of ``SYNTHETIC``'s unit ``synthetic_key``, with ``cap`` pulls at most."""
+    case = synthetic_case(kind, eps, n, run)
+    tape = bernoulli_tape(case.means, derive(SYNTHETIC.seed(Unit(synthetic_key)), "tape"))
+    return {"case": case_summary(case), "rows": [run_gold(tape, case, cap, width="hoeffding", run=run)]}
+
+
+def plan_synthetic_gold_hoeffding(**cfg) -> list[Unit]:
+    return [
+        Unit(
+            f"{kind},eps={eps:g},n={n},run={r}",
+            {
+                "kind": kind,
+                "eps": eps,
+                "n": n,
+                "run": r,
+                "cap": GOLD_HOEFFDING_CAP_FACTOR * cfg["cap"],
+                "synthetic_key": f"{kind},eps={eps:g},n={n},run={r}",
+            },
+        )
+        for n in sorted(cfg["n"], reverse=True)
+        for kind in ("intermediate", "upper")
+        for eps in cfg["eps"]
+        for r in range(cfg["runs"])
+    ]
+
+
+SYNTHETIC_GOLD_HOEFFDING = Experiment(
+    paper=PAPER,
+    name="synthetic_gold_hoeffding",
+    title="GOLD with the Hoeffding width (R = 1) on every synthetic run, same instances and tapes, 10x the cap",
+    compute=compute_synthetic_gold_hoeffding,
+    plan=plan_synthetic_gold_hoeffding,
+    grid={profile: PROFILES[profile]["synthetic"] for profile in PROFILES},
+    entropy=202014,
+    chapter=CHAPTER,
+    figures=(
+        Figure("GOLD's width reading", "GOLD's pulls and correctness with the Hoeffding width on Figs 2-3's runs"),
+    ),
+)
+
+
+#: Margin 1 on the same 10 upper-side configurations, 10 runs (``MARGIN`` ran it on 4 of them, 5 runs
+#: each): with it, every margin reading of the upper-side claims rests on the paper's run count.
+MARGIN1_UPPER_PROFILES = {
+    "quick": {"n": (20,), "eps": (5.0,), "margin": 1.0, "runs": 1, "cap": 200_000},
+    "full": {"n": (20, 50, 100, 200, 400), "eps": (2.5, 5.0), "margin": 1.0, "runs": 10, "cap": 10**7},
+}
+
+MARGIN1_UPPER = Experiment(
+    paper=PAPER,
+    name="margin1_upper",
+    title="Generator margin 1 on all 10 upper-side configurations, 10 runs: GOLD, RR and WRR",
+    compute=compute_margin,
+    plan=plan_margin_upper,
+    grid={profile: MARGIN1_UPPER_PROFILES[profile] for profile in MARGIN1_UPPER_PROFILES},
+    entropy=202015,
+    chapter=CHAPTER,
+    figures=(Figure("Margin reading", "RR and WRR on the upper-side configurations at generator margin 1"),),
 )
