@@ -93,7 +93,12 @@ def test_a_unit_claimed_by_a_live_run_is_left_to_it_then_taken_over_when_it_dies
         assert report.waiting == ("mean=0.7",) and sorted(report.computed) == ["mean=0.2", "mean=0.9"]
         assert toy_compute.CALLS == [0.2, 0.9]
         assert _check([exp], "quick") == 1
-        assert f"being computed now by another run, process {sleeper.pid} on host" in capsys.readouterr().out
+        out = capsys.readouterr().out
+        assert (
+            f"being computed now by another run: unit mean=0.7 of testpaper/toy, claimed by process {sleeper.pid}"
+            in out
+        )
+        assert f"(alive: its process {sleeper.pid} is running); if that run hangs or is gone, stop process" in out
     finally:
         sleeper.kill()
         sleeper.wait()
@@ -113,7 +118,7 @@ def test_check_lists_live_and_stale_claims(results_dir, capsys):
     os.utime(_claim_file(results_dir, "mean=0.9"), (old, old))
     assert _check([exp], "quick") == 0  # claims on fresh records change no verdict
     out = capsys.readouterr().out
-    assert f"being computed now by another run, process {os.getpid()}" in out
+    assert f"being computed now by another run: unit mean=0.2 of testpaper/toy, claimed by process {os.getpid()}" in out
     assert "stale claim (a run that stopped: it has not been refreshed for" in out and "mean=0.9.claim" in out
 
 
@@ -129,13 +134,28 @@ def test_a_claim_from_another_host_is_trusted_until_its_heartbeat_stops(results_
     assert toy_compute.CALLS == [0.2, 0.9, 0.7] and not path.exists()
 
 
-def test_an_unreadable_claim_is_judged_by_its_age(tmp_path):
+def test_an_unreadable_or_incomplete_claim_is_stale_at_once(tmp_path):
     path = tmp_path / ".u.claim"
-    path.write_text("")  # a run that died between creating and writing it (O_EXCL fallback)
-    assert read_claim(path).stale is None and "not yet said who it is" in read_claim(path).owner
-    old = time.time() - store_module.STALE_AFTER_SECONDS - 1
-    os.utime(path, (old, old))
-    assert read_claim(path).stale
+    for text, why in (
+        ("", "it is empty"),
+        ("\x00\xff garbage", "not a claim"),
+        ("[1, 2]", "not a claim (JSON list"),
+        ('{"pid": 1, "host": "h"}', "incomplete (no valid token, since)"),
+        ('{"pid": "1", "host": "h", "token": "t", "since": "x"}', "incomplete (no valid pid)"),
+    ):
+        path.write_text(text)
+        claim = read_claim(path)
+        assert claim.stale and why in claim.stale, (text, claim.stale)
+        assert claim.age < 60  # fresh, yet stale: no run can be shown to hold it
+
+
+def test_a_same_host_claim_without_its_process_start_time_is_stale_at_once(tmp_path):
+    # pid 1 is always alive; without the start time nothing shows that process 1 holds the claim
+    path = tmp_path / ".u.claim"
+    _write_claim(path, pid=1, host=store_module.socket.gethostname())
+    assert "lacks the start time of process 1" in read_claim(path).stale
+    _write_claim(path, **_here(os.getpid()))
+    assert read_claim(path).stale is None and "is running" in read_claim(path).alive
 
 
 def test_the_heartbeat_keeps_a_held_claim_fresh(tmp_path, monkeypatch):

@@ -46,12 +46,14 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from bandit_lib.checks import check_int
+from bandit_lib.checks import check_int, check_nonnegative
+from bandit_lib.infra import store as store_module
 from bandit_lib.infra.environment import environment
 from bandit_lib.infra.fingerprint import StaleCode, changed_since_import, code_fingerprint, loaded_fingerprint
 from bandit_lib.infra.parallel import run_many
 from bandit_lib.infra.profiles import PROFILES, check_profile, current_profile, results_root, user_results_root
 from bandit_lib.infra.store import (
+    ClaimWaitExpired,
     CorruptResult,
     MissingResult,
     ResultStore,
@@ -405,6 +407,7 @@ class Experiment:
         wait: bool = True,
         keys: Iterable[str] | None = None,
         since: float | None = None,
+        wait_limit: float | None = None,
     ) -> RunReport:
         """Compute the units whose record is missing, stale or corrupt (all of them if
         ``recompute``) and save each record as soon as it is done; a corrupt record is moved to the
@@ -416,7 +419,14 @@ class Experiment:
         done (or taken over, if that run stopped), or, with ``wait=False``, returns it under
         ``waiting``. ``keys`` limits the units looked at (the ``waiting`` of an earlier call: those
         found done count as computed elsewhere); with ``recompute``, a record written after the
-        time ``since`` (seconds since the epoch; default now) counts as recomputed."""
+        time ``since`` (seconds since the epoch; default now) counts as recomputed.
+
+        A claim counts only while its holder is provably alive (:func:`~bandit_lib.infra.store.read_claim`):
+        an unreadable, incomplete or dead run's claim is taken over at once. The wait for live
+        holders says what it waits for (unit, holder, age, claim file) and how to break it, and
+        ends with :class:`~bandit_lib.infra.store.ClaimWaitExpired` after ``wait_limit`` seconds
+        (default :data:`~bandit_lib.infra.store.WAIT_LIMIT_SECONDS`) in which none of the units
+        waited for was finished."""
         started = time.time()
         since = started if since is None else since
         profile = check_profile(profile or current_profile())
@@ -464,32 +474,44 @@ class Experiment:
                 commit,
             )
         run = _Run(self, store, fingerprint, commit, recompute, since, jobs, scheduler, progress)
+        limit = store_module.WAIT_LIMIT_SECONDS if wait_limit is None else check_nonnegative("wait_limit", wait_limit)
         with store.claims(self.paper, self.name) as claims:
             pending, held, announced = todo, [], set()
+            progress_at = time.monotonic()
             while True:
                 if pending:
                     held += run.round(pending, claims)
                 if not held or not wait:
                     break
-                pending, still, owners = [], [], {}
+                pending, still, holders = [], [], []
                 for unit in held:
                     holder = claims.holder(unit.key)
                     if holder is None:
                         pending.append(unit)  # released (done, or given up) or stale: look again
                     else:
                         still.append(unit)
-                        owners[holder.owner] = owners.get(holder.owner, 0) + 1
+                        holders.append(holder)
+                if pending:
+                    progress_at = time.monotonic()
                 held = still
-                for owner, n in owners.items():
-                    if owner not in announced:
-                        announced.add(owner)
+                for holder in holders:
+                    if holder.identity not in announced:
+                        announced.add(holder.identity)
                         log.warning(  # a warning, so that a notebook shows why it waits
-                            "%s: waiting for %d unit(s) that another run is computing: %s (if it stops, this run "
-                            "takes them over)",
+                            "%s: waiting for %s (alive: %s); if that run stops, this run takes the unit over, "
+                            "and it gives up after %.0f s without progress; %s",
                             self.id,
-                            n,
-                            owner,
+                            holder.describe(),
+                            holder.alive,
+                            limit,
+                            holder.how_to_break(),
                         )
+                if holders and time.monotonic() - progress_at > limit:
+                    raise ClaimWaitExpired(
+                        f"{self.id}: waited {time.monotonic() - progress_at:.0f} s (the limit) for {len(holders)} "
+                        "unit(s) that another run holds and that none of them finished meanwhile: "
+                        + "; ".join(f"{h.describe()} (alive: {h.alive}); {h.how_to_break()}" for h in holders)
+                    )
                 if not pending:
                     time.sleep(POLL_SECONDS)
         return RunReport(tuple(run.computed), elsewhere + tuple(run.elsewhere), tuple(u.key for u in held))

@@ -60,6 +60,9 @@ def _check(experiments, profile: str) -> int:
             difference = describe_difference(env, here)
             if difference:
                 elsewhere[difference] += 1
+    blocked = _obstructions(experiments, profile)
+    for where in blocked:
+        print(f"    cannot read records: {where}")
     strays = experiments[0].store(profile).stray_temporaries() if experiments else []
     for path in strays:
         print(f"    stray temporary file (an unfinished write; the next `reproduce` removes it): {path}")
@@ -69,7 +72,9 @@ def _check(experiments, profile: str) -> int:
                 f"    stale claim (a run that stopped: {claim.stale}; the next `reproduce` takes it over): {claim.path}"
             )
         else:
-            print(f"    being computed now by another run, {claim.owner}: {claim.path}")
+            print(
+                f"    being computed now by another run: {claim.describe()} (alive: {claim.alive}); {claim.how_to_break()}"
+            )
     print(
         f"environment of the fresh records: {total['fresh'] - sum(elsewhere.values())} made in this one "
         f"(Python {here['python']}, numpy {here['packages']['numpy']}, scipy {here['packages']['scipy']}, "
@@ -100,6 +105,8 @@ def _check(experiments, profile: str) -> int:
     verdict = f"verdict: NOT OK, {bad} of {units} units are stale, missing or corrupt"
     if unchecked:
         verdict += f" and {len(unchecked)} experiment(s) cannot be checked ({', '.join(unchecked)})"
+    if blocked:
+        verdict += f"; {blocked[0]}" + (f" (and {len(blocked) - 1} more such obstacles)" if len(blocked) > 1 else "")
     if papers:
         command = (
             "make reproduce PAPER={}"
@@ -109,6 +116,26 @@ def _check(experiments, profile: str) -> int:
         verdict += "; recompute them with " + " and ".join(f"`{command.format(p)}`" for p in papers)
     print(verdict)
     return 1
+
+
+def _obstructions(experiments, profile: str) -> list[str]:
+    """What stands where the store's folders should be (a file in place of the root or of an
+    experiment's folder), in words, once each."""
+    store = experiments[0].store(profile) if experiments else None
+    found = []
+    for exp in experiments:
+        why = store.obstruction(exp.paper, exp.name)
+        if why and why not in found:
+            found.append(why)
+    return found
+
+
+def _live_claims(experiments, profile: str) -> list:
+    """The live claims on the units of ``experiments`` (another run is computing them now)."""
+    if not experiments:
+        return []
+    ids = {exp.id for exp in experiments}
+    return [c for c in experiments[0].store(profile).all_claims() if not c.stale and c.experiment in ids]
 
 
 def check(paper: str = "all", profile: str = "full") -> int:
@@ -159,9 +186,18 @@ def _pending(experiments, profile: str) -> int:
             minutes = f"about {seconds:.0f} core-seconds" if seconds >= 1 else "under a core-second"
         guess = f"{minutes} by the records" + (f" (and {unknown} units with no record to go by)" if unknown else "")
     named = "; ".join(where[:12]) + (f"; and {len(where) - 12} more experiments" if len(where) > 12 else "")
+    live = _live_claims(experiments, profile)
+    claimed = ""
+    if live:
+        shown = "; ".join(f"{c.describe()} (alive: {c.alive})" for c in live[:6])
+        more = f"; and {len(live) - 6} more" if len(live) > 6 else ""
+        claimed = (
+            f" {len(live)} of them are being computed now by another run ({shown}{more}): wait for it to finish "
+            f"(`make reproduce` waits for it, then computes the rest), or {live[0].how_to_break()}."
+        )
     print(
         f"make book stopped before running any notebook: {units} result units are missing or stale ({named}), "
-        f"{guess}. The notebooks would compute them without showing progress. Run `make reproduce` first (it "
+        f"{guess}.{claimed} The notebooks would compute them without showing progress. Run `make reproduce` first (it "
         "shows progress and can be interrupted and resumed), or `make book BOOK_COMPUTE=1` to run it and then "
         "the book.",
         file=sys.stderr,
@@ -211,6 +247,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--pending", action="store_true", help="exit 3 with one message if any unit would be computed (make book)"
     )
+    parser.add_argument(
+        "--wait-limit",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="give up waiting for units another live run computes after this long without progress "
+        "(default: bandit_lib.infra.store.WAIT_LIMIT_SECONDS)",
+    )
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(message)s")
     try:
@@ -218,6 +262,8 @@ def main(argv: list[str] | None = None) -> int:
         experiments = select(args.paper, args.experiment)
     except ValueError as exc:
         parser.error(str(exc))
+    if args.wait_limit is not None and not 0 <= args.wait_limit < float("inf"):
+        parser.error(f"--wait-limit must be a finite number of seconds >= 0; got {args.wait_limit!r}")
     if args.check:
         return _check(experiments, profile)
     if args.pending:
@@ -257,6 +303,7 @@ def main(argv: list[str] | None = None) -> int:
                     recompute=args.recompute,
                     keys=first.waiting,
                     since=begun,
+                    wait_limit=args.wait_limit,
                 )
                 _report_line(exp, profile, report, wall + time.perf_counter() - start)
                 done += 1

@@ -15,13 +15,18 @@ makes the record corrupt, not a crash later), and a record nested too deep to pa
 
 Several runs may share one store (two ``make reproduce``, a notebook beside them, the machines of
 a cluster writing to a shared folder): a run *claims* a unit before computing it
-(:class:`UnitClaims`, a file ``.<unit>.claim`` beside the records, created atomically), so that
-each unit is computed once; the others wait for it or take another unit. A claim names its
-owner (process, host, start time) and is refreshed every :data:`HEARTBEAT_SECONDS`; the claim of
-a run that was killed is *stale* (its process is gone from this host, or, from another host, it
-has not been refreshed for :data:`STALE_AFTER_SECONDS`) and the next run takes it over. Claims
-only save work: records are written atomically and a unit's payload is determined by its seed,
-so the rare duplicate computation a race could cause changes no number.
+(:class:`UnitClaims`, a file ``.<unit>.claim`` beside the records, written whole under a
+temporary name and then linked into place), so that each unit is computed once; the others wait
+for it or take another unit. A claim names its owner (process, its start time, host) and is
+refreshed every :data:`HEARTBEAT_SECONDS`. It is valid only while its holder is provably alive:
+on the holder's host, its process with the same start time is running; from another host, the
+claim was refreshed within :data:`STALE_AFTER_SECONDS`. Any other claim is *stale* and the next
+run takes it over at once: a killed run's, an empty or unreadable one, one that lacks a field.
+No wait is without an end: a run waits for a live run's units at most
+:data:`WAIT_LIMIT_SECONDS` without progress, then stops with :class:`ClaimWaitExpired` naming
+each claim and how to break it. Claims only save work: records are written atomically and a
+unit's payload is determined by its seed, so the rare duplicate computation a race could cause
+changes no number.
 
 Every failure to write (a full disk, a file-size limit, a quota, a file where a folder should be)
 raises :class:`StoreNotWritable` naming the file, and leaves the records already written intact.
@@ -60,8 +65,15 @@ QUARANTINE = ".quarantine"
 CLAIM = ".claim"  # a claim is the file .<unit>.claim in the experiment's folder
 #: How often a run refreshes the claims it holds (their modification time).
 HEARTBEAT_SECONDS = 30.0
-#: A claim from another host not refreshed for this long belongs to a run that stopped.
+#: A claim from another host (or from this one, where the system does not say when a process
+#: started) not refreshed for this long belongs to a run that stopped. Twenty missed heartbeats:
+#: a unit computed in the claiming process itself (one worker) can hold the interpreter for a
+#: minute or two (a numba kernel), and so delay its heartbeat.
 STALE_AFTER_SECONDS = 600.0
+#: How long a run waits for the units another live run holds, from the moment it starts waiting
+#: or last saw one of them finished, before it gives up with :class:`ClaimWaitExpired` (no unit
+#: of this project takes more than a minute of CPU).
+WAIT_LIMIT_SECONDS = 1800.0
 #: The writability probe writes this many bytes and wants this much free space: a store that
 #: cannot take a file of the size of a large record fails before any unit is computed.
 PROBE_BYTES = 64 * 1024
@@ -93,6 +105,11 @@ class CorruptResult(ResultError):
 MalformedResult = CorruptResult  # the name earlier code used
 
 
+class ClaimWaitExpired(ResultError):
+    """A run waited :data:`WAIT_LIMIT_SECONDS` for units that another live run holds, and gave up.
+    The message names each claim (unit, holder, age, file) and how to break it."""
+
+
 class StoreNotWritable(ResultError):
     """The result store's folder cannot be created or written: permissions, a full disk, a
     file-size limit, a file where a folder should be. The message names the file or folder."""
@@ -102,9 +119,9 @@ def _why(exc: OSError, path: Path | None = None) -> str:
     """An OSError met on ``path`` in words, with the advice its cause calls for."""
     reason = exc.strerror or str(exc)
     if exc.errno in (errno.ENOTDIR, errno.EEXIST) and path is not None:
-        blocker = next((p for p in (path, *path.parents) if p.exists() and not p.is_dir()), None)
+        blocker = _blocker(path)
         if blocker is not None:
-            return f"{reason}: {blocker} is a file where a folder should be; move it away"
+            return f"{reason}: {blocker}"
     if exc.errno in (errno.ENOSPC, errno.EDQUOT):
         return f"{reason}: the disk or quota holding it is full; free some space"
     if exc.errno == errno.EFBIG:
@@ -114,6 +131,19 @@ def _why(exc: OSError, path: Path | None = None) -> str:
     if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
         return f"{reason}: fix the permissions or set BANDIT_RESULTS to a writable folder"
     return reason
+
+
+def _blocker(path: Path) -> str | None:
+    """What stands where ``path`` or one of its parents should be a folder, in words (a file, a
+    dangling symbolic link, a special file), or None."""
+    for p in reversed((path, *path.parents)):
+        if p.is_dir() or not os.path.lexists(p):
+            continue
+        if p.is_symlink() and not p.exists():
+            return f"{p} is a dangling symbolic link (to {os.readlink(p)!r}) where a folder should be; remove it"
+        kind = "a file" if p.is_file() else "a special file"
+        return f"{p} is {kind} where a folder should be; move it away"
+    return None
 
 
 def check_key(name: str, key: str) -> str:
@@ -344,6 +374,11 @@ class ResultStore:
         check_key("unit", unit)
         return self.root / paper / experiment / f"{unit}.json"
 
+    def obstruction(self, paper: str, experiment: str) -> str | None:
+        """What stands where the store's root or an experiment's folder should be (a file, a
+        dangling link), in words, or None: its records cannot be read or written."""
+        return _blocker(self.root / check_key("paper", paper) / check_key("experiment", experiment))
+
     def read(self, paper: str, experiment: str, unit: str) -> Record | None:
         """The record of a unit, or None if there is none; raises :class:`CorruptResult` if it
         cannot be trusted (see the module docstring)."""
@@ -362,6 +397,13 @@ class ResultStore:
             raise CorruptResult(path, f"cannot be read ({exc.strerror})") from exc
         if not raw.strip():
             raise CorruptResult(path, "empty file")
+        body = raw[:-1] if raw.endswith(b"\n") else raw
+        if body != body.strip() or b"\n" in body:
+            # a record is one line of compact JSON (_write_atomically): padding is not ours
+            extra = len(body) - len(body.strip()) + body.strip().count(b"\n")
+            raise CorruptResult(
+                path, f"not one line of JSON as the store writes it ({extra} bytes of padding or line breaks)"
+            )
         try:
             data = json.loads(raw.decode("utf-8"))
         except (json.JSONDecodeError, UnicodeDecodeError) as exc:
@@ -598,24 +640,50 @@ def _owner() -> dict[str, Any]:
     }
 
 
+#: The fields every claim holds (``pid_start`` and ``boot`` may be null where the system does not say).
+CLAIM_FIELDS = {"token": str, "pid": int, "host": str, "since": str}
+
+
 @dataclass(frozen=True)
 class Claim:
     """A claim file as found: its owner (``data``: token, pid, pid_start, host, boot, since; empty
-    if the file could not be read), seconds since its owner last refreshed it, and why it is
-    stale (None while its owner is alive)."""
+    if the file could not be read), seconds since its owner last refreshed it, why it is stale
+    (None while its owner is provably alive) and why its owner counts as alive."""
 
     path: Path
     data: dict[str, Any]
     age: float
     stale: str | None
     identity: tuple = field(default=(), compare=False)
+    alive: str = field(default="", compare=False)
+
+    @property
+    def unit(self) -> str:
+        """The unit claimed (the file is ``.<unit>.claim``)."""
+        return self.path.name[1 : -len(CLAIM)]
+
+    @property
+    def experiment(self) -> str:
+        """``<paper>/<experiment>`` of the unit."""
+        return f"{self.path.parent.parent.name}/{self.path.parent.name}"
 
     @property
     def owner(self) -> str:
         d = self.data
         if not d:
-            return "a run that has not yet said who it is"
+            return "nobody (the claim file cannot be read)"
         return f"process {d.get('pid')} on host {d.get('host')} (claimed {d.get('since')})"
+
+    def describe(self) -> str:
+        """Unit, holder, age and file, in words (what a waiting run and ``reproduce --check`` print)."""
+        age = "never refreshed" if math.isinf(self.age) else f"refreshed {self.age:.0f} s ago"
+        return f"unit {self.unit} of {self.experiment}, claimed by {self.owner}, {age}: {self.path}"
+
+    def how_to_break(self) -> str:
+        """What to do if the holder is in fact gone (or hangs)."""
+        d = self.data
+        stop = f"stop process {d.get('pid')} on host {d.get('host')}, or " if d else ""
+        return f"if that run hangs or is gone, {stop}delete {self.path} and run again"
 
 
 def read_claim(path: Path) -> Claim | None:
@@ -625,39 +693,77 @@ def read_claim(path: Path) -> Claim | None:
         raw = Path(path).read_bytes()
     except FileNotFoundError:
         return None
-    except OSError:
-        st, raw = None, b""
-    try:
-        data = json.loads(raw.decode("utf-8")) if raw.strip() else {}
-    except (ValueError, RecursionError):
-        data = {}
+    except OSError as exc:
+        st, raw, unreadable = None, b"", f"it cannot be read ({exc.strerror or exc})"
+    else:
+        unreadable = None
+    data: Any = {}
+    if unreadable is None:
+        try:
+            data = json.loads(raw.decode("utf-8")) if raw.strip() else {}
+            if not raw.strip():
+                unreadable = "it is empty (a run that stopped while creating it)"
+        except (ValueError, RecursionError):
+            unreadable = f"it is not a claim ({len(raw)} bytes that are not JSON)"
     if not isinstance(data, dict):
+        unreadable = unreadable or f"it is not a claim (JSON {type(data).__name__}, not an object)"
         data = {}
     age = max(0.0, time.time() - st.st_mtime) if st is not None else math.inf
     identity = (data.get("token"), st.st_ino if st else None)
-    return Claim(Path(path), data, age, _stale_reason(data, age), identity)
+    if unreadable is None:
+        stale, alive = _stale_reason(data, age)
+    else:
+        stale, alive = unreadable + ", so no run can be shown to hold it", ""
+    return Claim(Path(path), data, age, stale, identity, alive)
 
 
-def _stale_reason(data: dict[str, Any], age: float) -> str | None:
-    """Why a claim's owner is gone, or None if it may still be computing.
-
-    On the owner's host the process itself is asked (its number, and its start time, since
-    numbers are reused), so a killed run's claim is taken over at once and a live run's claim
-    never, however long its unit takes. From another host only the heartbeat can tell."""
-    me = _owner()
-    pid = data.get("pid")
-    if data.get("host") == me["host"] and isinstance(pid, int) and not isinstance(pid, bool):
-        if data.get("boot") and me["boot"] and data["boot"] != me["boot"]:
-            return "its machine has restarted since"
-        if not _pid_alive(pid):
-            return f"its process {pid} is no longer running"
-        now = _process_start(pid)
-        if data.get("pid_start") and now and now != data["pid_start"]:
-            return f"its process {pid} ended (the number now belongs to another process)"
-        return None
-    if age > STALE_AFTER_SECONDS:
-        return f"it has not been refreshed for {age:.0f} s (a live run refreshes it every {HEARTBEAT_SECONDS:.0f} s)"
+def _incomplete(data: dict[str, Any]) -> str | None:
+    bad = [
+        name
+        for name, kind in CLAIM_FIELDS.items()
+        if not isinstance(data.get(name), kind) or isinstance(data.get(name), bool)
+    ]
+    if bad:
+        return f"it is incomplete (no valid {', '.join(bad)})"
     return None
+
+
+def _stale_reason(data: dict[str, Any], age: float) -> tuple[str | None, str]:
+    """(why a claim's owner is gone, or None if it is provably alive; why it counts as alive).
+
+    A claim is valid only while its holder is *provably* alive. On the owner's host the process
+    itself is asked: its number and its start time (numbers are reused), so a killed run's claim
+    is taken over at once and a live run's claim never, however long its unit takes. A claim
+    without the start time, on a host whose system tells start times, was not written by a run of
+    this code there: stale at once. From another host (or on a system without start times) only
+    the heartbeat can tell: alive while refreshed within :data:`STALE_AFTER_SECONDS`."""
+    incomplete = _incomplete(data)
+    if incomplete:
+        return incomplete + ", so no run can be shown to hold it", ""
+    me = _owner()
+    pid = data["pid"]
+    if data["host"] == me["host"]:
+        if data.get("boot") and me["boot"] and data["boot"] != me["boot"]:
+            return "its machine has restarted since", ""
+        if not _pid_alive(pid):
+            return f"its process {pid} is no longer running", ""
+        now = _process_start(pid)
+        if data.get("pid_start") and now:
+            if now != data["pid_start"]:
+                return f"its process {pid} ended (the number now belongs to another process)", ""
+            return None, f"its process {pid} is running"
+        if me["pid_start"] is not None and not data.get("pid_start"):
+            return (
+                f"it lacks the start time of process {pid}, which every claim made on this host carries, so "
+                f"whether process {pid} is its holder cannot be told",
+                "",
+            )
+    if age > STALE_AFTER_SECONDS:
+        return (
+            f"it has not been refreshed for {age:.0f} s (a live run refreshes it every {HEARTBEAT_SECONDS:.0f} s)",
+            "",
+        )
+    return None, f"it was refreshed {age:.0f} s ago (a claim not refreshed for {STALE_AFTER_SECONDS:.0f} s is stale)"
 
 
 class UnitClaims:
@@ -722,6 +828,12 @@ class UnitClaims:
         return False
 
     def _create(self, path: Path) -> bool:
+        """Create the claim file ``path`` whole, or answer False if a claim exists. The claim is
+        written to a temporary name first and then linked into place (atomic, fails if a claim
+        exists), so no reader ever sees it half written; where the file system has no hard links,
+        renamed into place without replacing (Linux's ``renameat2``); only where neither exists is it
+        created with ``O_EXCL`` and written at once, and removed again if the write fails (a run
+        killed in that instant leaves an empty claim, which is stale at once)."""
         text = json.dumps(
             {**_owner(), "token": self.token, "since": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")}
         ).encode()
@@ -737,13 +849,10 @@ class UnitClaims:
                 return False
             except OSError:
                 pass  # a file system without hard links
-            try:
-                fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
-            except FileExistsError:
-                return False
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(text)
-            return True
+            moved = _rename_no_replace(tmp, path)
+            if moved is not None:
+                return moved
+            return _create_exclusive(path, text)
         except OSError as exc:
             raise StoreNotWritable(
                 f"cannot claim a unit to compute in {path.parent} ({_why(exc, path.parent)})"
@@ -812,3 +921,53 @@ class UnitClaims:
                     os.utime(path)
                 except OSError:
                     pass  # released meanwhile, or taken over: nothing to refresh
+
+
+def _rename_no_replace(src: Path, dst: Path) -> bool | None:
+    """Rename ``src`` to ``dst`` unless ``dst`` exists (atomically: Linux's ``renameat2`` with
+    ``RENAME_NOREPLACE``): True if renamed, False if ``dst`` exists, None where the system or the
+    file system does not offer it."""
+    rename = _renameat2()
+    if rename is None:
+        return None
+    import ctypes
+
+    if rename(-100, os.fsencode(src), -100, os.fsencode(dst), 1) == 0:  # AT_FDCWD, RENAME_NOREPLACE
+        return True
+    err = ctypes.get_errno()
+    if err == errno.EEXIST:
+        return False
+    if err in (errno.EINVAL, errno.ENOSYS, errno.EOPNOTSUPP, errno.EPERM):
+        return None
+    raise OSError(err, os.strerror(err), str(dst))
+
+
+def _renameat2():
+    try:
+        import ctypes
+        import ctypes.util
+
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+        return libc.renameat2
+    except (OSError, AttributeError):
+        return None
+
+
+def _create_exclusive(path: Path, text: bytes) -> bool:
+    """Create ``path`` with ``O_EXCL`` and write ``text`` at once: False if it exists; if the write
+    fails, the file is removed before the error goes on (no empty claim is left)."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+    except FileExistsError:
+        return False
+    try:
+        view = memoryview(text)
+        while view:
+            view = view[os.write(fd, view) :]
+        os.fsync(fd)
+    except BaseException:
+        os.close(fd)
+        _discard(str(path))
+        raise
+    os.close(fd)
+    return True
