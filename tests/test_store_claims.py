@@ -43,6 +43,7 @@ def test_a_stuck_claim_that_no_live_run_can_be_shown_to_hold_is_taken_over_at_on
     assert time.monotonic() - start < 30  # no waiting: the unit is computed here
     assert sorted(report.computed) == ["mean=0.2", "mean=0.7", "mean=0.9"] and 0.7 in toy_compute.CALLS
     assert "taking over unit mean=0.7" in caplog.text and not _claim_file(results_dir).exists()
+    assert str(_claim_file(results_dir)) in caplog.text  # the message names the claim's file
 
 
 def test_a_live_foreign_claim_is_waited_for_with_its_name_then_given_up_at_the_limit(results_dir, caplog):
@@ -191,3 +192,45 @@ def test_reproduce_ends_a_wait_for_a_live_foreign_claim_at_its_limit_naming_it(l
     assert "toybook/lazy: waited" in done.stderr and "unit x=1 of toybook/lazy" in done.stderr
     assert f"delete {claim} and run again" in done.stderr
     assert (library_copy.store / "quick" / "toybook" / "lazy" / "x=0.json").exists()  # the free unit was computed
+
+
+# The issue's reproduction, end to end: `reproduce` on a store holding a stuck claim of each kind
+# ends or proceeds within the stated limit (here --wait-limit 2), naming the claim. Where the claim
+# proves no live holder the unit is taken over at once; a foreign host's fresh claim is waited for
+# until the limit (the test above). On the code before issue 40 the first three waited 600 s from
+# the claim's mtime or forever.
+E2E_STUCK = {
+    "garbage": (lambda path: path.write_bytes(b"\x00\x17garbage\xff"), "bytes that are not JSON"),
+    "empty": (lambda path: path.write_bytes(b""), "it is empty"),
+    "live pid without start time": (
+        lambda path: path.write_text(
+            json.dumps({"pid": 1, "host": store_module.socket.gethostname(), "token": "t", "since": "x"})
+        ),
+        "it lacks the start time of process 1",
+    ),
+}
+
+
+@pytest.mark.parametrize("kind", list(E2E_STUCK))
+def test_reproduce_takes_over_a_stuck_claim_of_each_kind_at_once_naming_it(library_copy, kind):
+    from test_store_faults import REPRODUCE
+
+    make, why = E2E_STUCK[kind]
+    claim = library_copy.store / "quick" / "toybook" / "lazy" / ".x=1.claim"
+    claim.parent.mkdir(parents=True)
+    make(claim)
+    start = time.monotonic()
+    done = subprocess.run(
+        [*REPRODUCE, "--wait-limit", "2"],
+        cwd=library_copy.root,
+        env=library_copy.env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    assert time.monotonic() - start < 60
+    assert "toybook/lazy: taking over unit x=1" in done.stderr and why in done.stderr, done.stderr
+    assert str(claim) in done.stderr
+    assert "waited" not in done.stderr  # proceeded at once
+    assert sorted(p.name for p in claim.parent.iterdir()) == ["x=0.json", "x=1.json"]  # no claim left

@@ -879,12 +879,13 @@ class UnitClaims:
                 pass
         else:
             log.warning(
-                "%s/%s: taking over unit %s, claimed by %s: %s",
+                "%s/%s: taking over unit %s, claimed by %s: %s (%s)",
                 self.paper,
                 self.experiment,
                 unit,
                 stale.owner,
                 stale.stale,
+                path,
             )
         _discard(str(aside))
 
