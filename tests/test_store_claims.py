@@ -30,6 +30,7 @@ STUCK = {
     "garbage": lambda path: path.parent.mkdir(parents=True) or path.write_bytes(b"\x00\x17garbage\xff"),
     "empty": lambda path: path.parent.mkdir(parents=True) or path.write_bytes(b""),
     "live pid without start time": lambda path: _write_claim(path, pid=1, host=store_module.socket.gethostname()),
+    "incomplete (no host)": lambda path: _write_claim(path, pid=1),
 }
 
 
