@@ -209,8 +209,9 @@ def test_editing_one_grid_or_one_compute_in_a_scratch_copy_stales_that_experimen
     assert text.count(grid) == 1
     experiments.write_text(text.replace(grid, grid.replace("800, 1000)", "800, 1000, 1200)")))
     after = statuses()
-    # ARMS and SENSITIVITY share the grid constant: each gets the new n's units, missing; nothing stale
-    assert {name for name in after if after[name] != before[name]} == {"arms", "sensitivity"}
+    # ARMS, SENSITIVITY and TARGET share the grid constant: each gets the new n's units, missing; nothing stale
+    assert {name for name in after if after[name] != before[name]} == {"arms", "sensitivity", "target"}
+    assert all(after[name]["stale"] == 0 for name in after)
     assert after["arms"] == {**before["arms"], "missing": 10} and after["arms"]["stale"] == 0
     code = "row.update(run=run, data=data)"
     assert text.count(code) == 1

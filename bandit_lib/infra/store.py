@@ -397,6 +397,13 @@ class ResultStore:
             raise CorruptResult(path, f"cannot be read ({exc.strerror})") from exc
         if not raw.strip():
             raise CorruptResult(path, "empty file")
+        try:
+            data = json.loads(raw.decode("utf-8"))
+        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            raise CorruptResult(path, f"not valid JSON ({exc})") from exc
+        except RecursionError as exc:  # [[[[...]]]] 100 000 deep: no record of ours nests so
+            raise CorruptResult(path, "nested too deep to be a record") from exc
+        # valid JSON first (garbage is "not valid JSON", whatever bytes it holds), then its form
         body = raw[:-1] if raw.endswith(b"\n") else raw
         if body != body.strip() or b"\n" in body:
             # a record is one line of compact JSON (_write_atomically): padding is not ours
@@ -404,12 +411,6 @@ class ResultStore:
             raise CorruptResult(
                 path, f"not one line of JSON as the store writes it ({extra} bytes of padding or line breaks)"
             )
-        try:
-            data = json.loads(raw.decode("utf-8"))
-        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-            raise CorruptResult(path, f"not valid JSON ({exc})") from exc
-        except RecursionError as exc:  # [[[[...]]]] 100 000 deep: no record of ours nests so
-            raise CorruptResult(path, "nested too deep to be a record") from exc
         if not isinstance(data, dict):
             raise CorruptResult(path, f"must hold a JSON object; got {type(data).__name__}")
         if data.get("format") != FORMAT:
