@@ -339,7 +339,7 @@ SENSITIVITY = Experiment(
 def compute_synthetic_target(
     seed, n: int, k: float, lo: float, hi: float, case: int, delta: float, runs: int, methods: list[str]
 ) -> dict:
-    """:func:`compute_synthetic` on the second reading of the generator (a target Delta_min drawn in
+    """``compute_synthetic`` on the second reading of the generator (a target Delta_min drawn in
     the window: :func:`bandit_lib.ade20.instances.target_window`), on instances and tapes of its own."""
     drawn = window_instance(n, k, lo, hi, INSTANCES, "target", n, k, lo, hi, case, generator="target")
     rows = run_case(drawn.means, k, delta, methods, runs, "target", n, k, lo, hi, case)

@@ -607,5 +607,5 @@ def _settings():
     )
 
 
-#: The settings of :func:`_settings`, passed to ``publish`` by the chapter.
+#: The settings GOLD20 shares with other chapters, passed to ``publish`` by the chapter.
 SETTINGS = _settings()
