@@ -49,10 +49,11 @@ class Instance:
     >>> tape = inst.tape(seed=1)
     >>> tape.n_arms, tape.pull(4), tape.counts.tolist()
     (5, 1.0, [0, 0, 0, 0, 1])
-    >>> Instance([0.1, 1.5])
-    Traceback (most recent call last):
-    ...
-    ValueError: means must be finite within [0.0, 1.0]; got means[1]=1.5
+    >>> try:
+    ...     Instance([0.1, 1.5])
+    ... except ValueError as error:
+    ...     print(error)
+    means must be finite within [0.0, 1.0]; got means[1]=1.5
     """
 
     means: np.ndarray
