@@ -43,6 +43,7 @@ from bandit_lib.gold20.experiments import (
     edge_checks,
     gold_row,
     gold_run,
+    plan_synthetic,
     run_baselines,
     run_gold,
     synthetic_case,
@@ -298,22 +299,17 @@ def compute_synthetic_gold_hoeffding(
 
 
 def plan_synthetic_gold_hoeffding(**cfg) -> list[Unit]:
+    """``SYNTHETIC``'s units (same keys, so the same instances and tapes), each run by GOLD alone."""
     return [
         Unit(
-            f"{kind},eps={eps:g},n={n},run={r}",
+            unit.key,
             {
-                "kind": kind,
-                "eps": eps,
-                "n": n,
-                "run": r,
+                **{name: unit.params[name] for name in ("kind", "eps", "n", "run")},
                 "cap": GOLD_HOEFFDING_CAP_FACTOR * cfg["cap"],
-                "synthetic_key": f"{kind},eps={eps:g},n={n},run={r}",
+                "synthetic_key": unit.key,
             },
         )
-        for n in sorted(cfg["n"], reverse=True)
-        for kind in ("intermediate", "upper")
-        for eps in cfg["eps"]
-        for r in range(cfg["runs"])
+        for unit in plan_synthetic(**cfg)
     ]
 
 
