@@ -347,7 +347,16 @@ PAIRS.append(Pair("RR (Gaussian and replay tapes)", _hoeffding_rr_on_other_tapes
 BOTH_ENDINGS = {"RR", "WRR", "IB", "ADE"}
 
 
-@pytest.mark.parametrize("pair", PAIRS, ids=lambda p: p.name)
+# the three longest pairs are slow (make test-slow, run in CI); make test keeps the others, and GOLD's
+# and ADE's own files check their engines on shorter cases
+SLOW_PAIRS = {"GOLD", "ADE", "RR (Gaussian and replay tapes)"}
+
+
+@pytest.mark.parametrize(
+    "pair",
+    [pytest.param(p, marks=pytest.mark.slow) if p.name in SLOW_PAIRS else p for p in PAIRS],
+    ids=lambda p: p.name,
+)
 def test_the_fast_engine_takes_the_reference_decisions(pair):
     rng = np.random.default_rng([ord(c) for c in pair.name])
     capped = []

@@ -241,6 +241,8 @@ spread = st.lists(st.integers(0, 16), min_size=1, max_size=2)
     st.sampled_from([0.25, 1.0, 2.5]),
     st.sampled_from(["inclusive", "strict"]),
 )
+# slow (make test-slow, run in CI): a long equivalence or statistical case; make test keeps within 7 minutes
+@pytest.mark.slow
 @settings(max_examples=examples(80))
 def test_labels_equal_brute_force(base, extra, rho, eps, reading):
     y = np.r_[base, np.array(extra) / 4.0 + 1.5]  # a few arms pushed up, often outliers
