@@ -136,6 +136,8 @@ def _random_case(rng):
     return tape, k, float(rng.choice([0.05, 0.3])), cap, sigma
 
 
+# slow (make test-slow, run in CI): make test keeps within 7 minutes
+@pytest.mark.slow
 def test_fast_engines_take_the_references_decisions_pull_for_pull():
     rng = np.random.default_rng(20)
     stopped = capped = 0
@@ -202,6 +204,8 @@ def _errors(run, tape_of, runs):
     return errors
 
 
+# slow (make test-slow, run in CI): make test keeps within 7 minutes
+@pytest.mark.slow
 @pytest.mark.parametrize("detector", [rr_cs, wrr_cs])
 def test_delta_correct_on_1500_runs(detector):
     # delta = 0.3 per run, but the bound is conservative: no error is expected on these fixed seeds

@@ -89,6 +89,8 @@ def test_inner_value_matches_brute_force(seed):
     assert inner_value(mu, w, k) == pytest.approx(av.values.min())
 
 
+# slow (make test-slow, run in CI): make test keeps within 7 minutes
+@pytest.mark.slow
 def test_ksigma_versus_fixed_threshold():
     """Not ordered in general: the alternatives are not nested (moving lam_j moves theta(lam)).
     Here the moving threshold makes the problem *easier* than the fixed threshold at theta(mu);
@@ -224,6 +226,8 @@ def test_single_arm_bound_takes_bernoulli_means_of_zero_and_one():
         optimal_weights(mu, 1.5, divergence="bernoulli")
 
 
+# slow (make test-slow, run in CI): make test keeps within 7 minutes
+@pytest.mark.slow
 def test_certified_lower_T_lies_between_the_single_arm_bound_and_T_star():
     from bandit_lib.arena.lower_bound import certified_lower_T
 
@@ -338,6 +342,8 @@ def _with_solver(monkeypatch, solver, call):
         monkeypatch.setattr(lb, "GAUSS_SOLVER", "secular")
 
 
+# slow (make test-slow, run in CI): make test keeps within 7 minutes
+@pytest.mark.slow
 def test_the_secular_path_gives_the_eigh_values_and_certifies_its_apexes(monkeypatch):
     """arm_values' Gaussian path (secular solver) against the eigendecomposition reference; every
     apex it returns for a normal arm passes the dual-cone test (so nothing falls back) and is the

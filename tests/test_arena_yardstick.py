@@ -241,6 +241,8 @@ def _window_yardsticks(budget, monkeypatch):
     return rows
 
 
+# slow (make test-slow, run in CI): make test keeps within 7 minutes
+@pytest.mark.slow
 def test_window_yardsticks_are_identical_idle_under_load_with_two_blas_threads_and_a_jumping_clock(monkeypatch):
     """No wall clock and no BLAS thread count decides a number (issues 28 and 39): the window cells'
     yardsticks (the box certificate that once stopped at 60 s and the Gaussian bracket) come out

@@ -347,9 +347,9 @@ PAIRS.append(Pair("RR (Gaussian and replay tapes)", _hoeffding_rr_on_other_tapes
 BOTH_ENDINGS = {"RR", "WRR", "IB", "ADE"}
 
 
-# the three longest pairs are slow (make test-slow, run in CI); make test keeps the others, and GOLD's
+# the five longest pairs are slow (make test-slow, run in CI); make test keeps the others, and GOLD's
 # and ADE's own files check their engines on shorter cases
-SLOW_PAIRS = {"GOLD", "ADE", "RR (Gaussian and replay tapes)"}
+SLOW_PAIRS = {"GOLD", "ADE", "RR (Gaussian and replay tapes)", "WRR", "RR"}
 
 
 @pytest.mark.parametrize(

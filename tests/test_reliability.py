@@ -231,6 +231,8 @@ def test_a_joblib_worker_that_loaded_old_code_is_refused(library_copy):
     assert "Restart the workers" in done.stdout
 
 
+# slow (make test-slow, run in CI): make test keeps within 7 minutes
+@pytest.mark.slow
 @pytest.mark.dask
 def test_a_dask_worker_that_loaded_old_code_is_refused(library_copy):
     pytest.importorskip("distributed")
@@ -285,7 +287,16 @@ def _default_sigint() -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
-@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT, signal.SIGKILL], ids=["SIGTERM", "SIGINT", "SIGKILL"])
+# SIGINT in make test; SIGTERM and SIGKILL slow (make test-slow, run in CI)
+@pytest.mark.parametrize(
+    "sig",
+    [
+        pytest.param(signal.SIGTERM, marks=pytest.mark.slow),
+        signal.SIGINT,
+        pytest.param(signal.SIGKILL, marks=pytest.mark.slow),
+    ],
+    ids=["SIGTERM", "SIGINT", "SIGKILL"],
+)
 def test_a_stopped_run_shuts_its_workers_down_says_how_to_resume_and_resumes(library_copy, sig):
     env = {**library_copy.env, "TOY_SLEEP": "0.3", "TOY_UNITS": "12"}
     command = [sys.executable, "-m", "bandit_lib.reproduce", "--paper", "toybook", "--profile", "quick", "--jobs", "2"]
@@ -371,6 +382,8 @@ print(json.dumps({"value": user(1), "fingerprint": code_fingerprint("bandit_lib.
 """
 
 
+# slow (make test-slow, run in CI): make test keeps within 7 minutes
+@pytest.mark.slow
 def test_an_edit_of_a_numba_helper_in_another_file_reaches_the_next_run(library_copy, tmp_path):
     book = library_copy.root / "bandit_lib" / "toybook"
     (book / "numba_helper.py").write_text(NUMBA_HELPER)
@@ -550,6 +563,8 @@ def test_book_guard_names_the_pending_work_and_its_predicted_time(results_dir, c
     assert "about 10 core-minutes" in err and "make reproduce" in err and "BOOK_COMPUTE=1" in err
 
 
+# slow (make test-slow, run in CI): make test keeps within 7 minutes
+@pytest.mark.slow
 def test_make_book_stops_before_any_notebook_when_results_are_missing(tmp_path):
     if not (REPO / ".venv" / ".pins-installed").exists():
         pytest.skip("needs the project's environment (.venv): run `make test` or `make book` once")

@@ -59,6 +59,8 @@ def _limit_file_size(limit):
     return set_limit
 
 
+# slow (make test-slow, run in CI): make test keeps within 7 minutes
+@pytest.mark.slow
 def test_a_file_size_limit_ends_in_a_clear_error_naming_the_file_and_keeps_the_records(library_copy):
     env = {**library_copy.env, "TOY_UNITS": "3", "TOY_BIG": "1"}  # x=1's record is about 3 MB
     folder = library_copy.store / "quick" / "toybook" / "lazy"
