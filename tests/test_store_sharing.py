@@ -109,6 +109,22 @@ def test_a_unit_claimed_by_a_live_run_is_left_to_it_then_taken_over_when_it_dies
     assert not _claim_file(results_dir).exists()
 
 
+def test_a_killed_runs_claim_on_a_finished_unit_is_removed_by_the_next_run(results_dir, caplog):
+    # killed between saving the record and releasing its claim: no later run takes the unit over
+    exp = toy()
+    exp.run("quick")
+    dead = subprocess.Popen(["true"])
+    dead.wait()
+    _write_claim(_claim_file(results_dir, "mean=0.2"), **_here(dead.pid))
+    _write_claim(_claim_file(results_dir, "mean=0.9"), **_here(os.getpid()))  # alive: left alone
+    toy_compute.CALLS.clear()
+    report = exp.update("quick")
+    assert report.computed == () and toy_compute.CALLS == []
+    assert not _claim_file(results_dir, "mean=0.2").exists()
+    assert _claim_file(results_dir, "mean=0.9").exists()
+    assert "removing the claim on finished unit mean=0.2" in caplog.text
+
+
 def test_check_lists_live_and_stale_claims(results_dir, capsys):
     exp = toy()
     exp.run("quick")

@@ -454,6 +454,9 @@ class Experiment:
         # minute's grace for another process that is writing right now
         try:
             store.remove_stray_temporaries(self.paper, self.name, before=started - 60)
+            # and the claims that killed runs left on finished units, which no run would take over
+            with store.claims(self.paper, self.name) as claims:
+                claims.sweep(finished)
         except OSError:
             pass  # a read-only store: nothing to tidy, and nothing to compute may follow
         # the units a caller names in ``keys`` were being computed by another run: those done now are its work

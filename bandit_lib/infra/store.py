@@ -48,7 +48,7 @@ import tempfile
 import threading
 import time
 import uuid
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -861,7 +861,21 @@ class UnitClaims:
         finally:
             _discard(str(tmp))
 
-    def _break(self, path: Path, stale: Claim, unit: str) -> None:
+    def sweep(self, units: Iterable[str]) -> list[str]:
+        """Remove the stale claims on ``units``, units already finished: a run killed between
+        saving a record and releasing its claim leaves one, which no later run would take over
+        (a stale claim on a unit still to compute is taken over by :meth:`take`). Live claims are
+        left alone. Answers the units whose claim was removed."""
+        swept = []
+        for unit in units:
+            path = self.store.claim_path(self.paper, self.experiment, unit)
+            claim = read_claim(path)
+            if claim is not None and claim.stale and claim.data.get("token") != self.token:
+                self._break(path, claim, unit, doing="removing the claim on finished")
+                swept.append(unit)
+        return swept
+
+    def _break(self, path: Path, stale: Claim, unit: str, doing: str = "taking over") -> None:
         """Remove the stale claim ``stale`` at ``path``: move it aside and check that what moved is
         that claim (another run may have broken it and claimed the unit in between: then its
         fresh claim goes back)."""
@@ -880,9 +894,10 @@ class UnitClaims:
                 pass
         else:
             log.warning(
-                "%s/%s: taking over unit %s, claimed by %s: %s (%s)",
+                "%s/%s: %s unit %s, claimed by %s: %s (%s)",
                 self.paper,
                 self.experiment,
+                doing,
                 unit,
                 stale.owner,
                 stale.stale,
