@@ -129,6 +129,7 @@ def _rr_glr_case(rng):
     return gaussian_tape(y, 0.3, int(rng.integers(2**31))), kw
 
 
+@pytest.mark.slow
 def test_rr_glr_fast_engine_takes_the_reference_decisions():
     rng = np.random.default_rng(20)
     capped = []

@@ -59,6 +59,7 @@ def _instance(rng):
     return mu, w, k, float(rng.choice([1.0, 0.5]))
 
 
+@pytest.mark.slow
 def test_fast_values_match_the_eigendecomposition_on_random_instances():
     rng = np.random.default_rng(2020)
     kinds = {"outlier": 0, "second_branch": 0, "slsqp_fallback": 0}
@@ -133,6 +134,7 @@ def test_the_dual_bound_never_exceeds_the_value():
     assert hits > 50  # the bound is not trivially 0
 
 
+@pytest.mark.slow
 def test_isotropic_closed_form():
     rng = np.random.default_rng(3)
     for _ in range(150):

@@ -50,6 +50,7 @@ def test_yardstick_is_the_best_certified_bound_times_kl():
     )
 
 
+@pytest.mark.slow
 def test_planted_cases_keep_the_draws_above_the_gap_floor_and_window_gets_a_box_bound(monkeypatch):
     gaps = [ksigma_gaps(instance("planted", 20, c).means, 2.5).min() for c in range(3)]
     assert min(gaps) >= PLANTED_MIN_GAP

@@ -95,6 +95,7 @@ def test_records_name_the_kernels_they_ran():
     assert "kernels" in describe_difference(unpinned, env)
 
 
+@pytest.mark.slow
 @X86
 def test_reproduce_computes_with_the_pin_when_started_without_it(tmp_path):
     """End to end: `python -m bandit_lib.reproduce` started without the pin re-executes itself with

@@ -165,6 +165,7 @@ def server(tmp_path):
         srv.stop()
 
 
+@pytest.mark.slow
 def test_the_lab_opens_each_chapter_as_a_notebook_and_runs_one_in_its_kernel(server):
     listing = {item["name"]: item["type"] for item in server.api("/api/contents/notebooks")["content"]}
     for chapter in CHAPTERS:

@@ -68,6 +68,7 @@ def test_run_many_gives_the_same_results_for_any_number_of_workers():
     assert one == two and sorted(seen) == list(range(6))
 
 
+@pytest.mark.slow
 @pytest.mark.dask
 def test_run_many_on_a_dask_cluster_gives_the_same_results():
     distributed = pytest.importorskip("distributed")

@@ -271,6 +271,7 @@ def test_a_damaged_record_is_reported_by_check_and_pending_then_quarantined_and_
     assert len(list((results_dir / "quick" / ".quarantine" / "testpaper" / "toy").glob("mean=0.7.*"))) == 1
 
 
+@pytest.mark.slow
 def test_the_cli_survives_a_record_nested_100000_deep(library_copy):
     first = library_copy('from bandit_lib.toybook.experiments import LAZY\nLAZY.run("quick", progress=False)')
     assert first.returncode == 0, first.stderr

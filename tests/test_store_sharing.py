@@ -300,6 +300,7 @@ def _computed_here(stdout):
     return int(line.split("; ")[1].split(" computed here")[0])
 
 
+@pytest.mark.slow
 def test_two_reproduce_runs_on_one_store_compute_each_unit_once(library_copy):
     units = 12
     runs, computed = _reproduce_together(library_copy, TOY_SLEEP="1.0", TOY_UNITS=str(units))

@@ -7,6 +7,7 @@ Gaussian and replay tapes; batches never pass the cap; IB's ties.
 """
 
 import numpy as np
+import pytest
 from _examples import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -192,6 +193,7 @@ def test_stretches_are_certified_pull_by_pull(y, seed, ci_index, rho):
     assert out.info["verification_failures"] == 0, out.info
 
 
+@pytest.mark.slow
 def test_stretches_happen_and_take_the_reference_decisions():
     """Long runs where most pulls are read in stretches (RR and WRR, both families): the same pulls
     per arm, stopping pull and output as the per-pull reference."""
