@@ -106,6 +106,7 @@ def test_box_alternatives_are_valid_and_inside_the_box():
         assert c[j] > 2.5 * math.sqrt(c @ c / 12)  # arm j is the one that changed side
 
 
+@pytest.mark.slow
 def test_box_bound_is_positive_on_window_instances_and_below_the_upper_value():
     mu = _window(12, 0)
     T, w, cert = certified_lower_T_box(mu, 2.5, max_iter=15)
@@ -220,6 +221,7 @@ def test_box_dual_bound_is_a_certified_lower_bound_that_meets_the_solves():
             assert float(w @ kl_bernoulli(mu, lam)) >= bound * (1 - 1e-12)
 
 
+@pytest.mark.slow
 def test_box_certificate_certifies_its_upper_value_on_the_window_family():
     mu = _window(12, 0)
     T, _, cert = certified_lower_T_box(mu, 2.5, max_iter=8)

@@ -142,6 +142,7 @@ def test_fast_equals_reference_complete_runs(width, kind):
         assert fast.info["guarded_pulls"] > 0.2 * fast.pulls, fast.info["guarded_pulls"]
 
 
+@pytest.mark.slow
 def test_fast_equals_reference_at_the_cap_inside_and_at_the_end_of_a_sweep():
     rng = np.random.default_rng(5)
     n = 20

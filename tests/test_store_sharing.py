@@ -351,6 +351,7 @@ def _taken_before_first_result(seconds=0.3, **backend):
     return seen[0]
 
 
+@pytest.mark.slow
 def test_joblib_workers_take_their_tasks_lazily():
     # jobs=1 runs the tasks one after the other in this process (no clock involved): short naps
     # (24 naps of 0.3 s were 7 s of the test's 11)
@@ -358,6 +359,7 @@ def test_joblib_workers_take_their_tasks_lazily():
     assert _taken_before_first_result(jobs=2) <= 8  # joblib looks a few tasks ahead, not all 24
 
 
+@pytest.mark.slow
 @pytest.mark.dask
 def test_dask_workers_take_their_tasks_lazily():
     distributed = pytest.importorskip("distributed")

@@ -201,6 +201,7 @@ def test_theorem_1_closed_form_in_the_means(means, eps):
     st.floats(0, 1),
     st.integers(0, 2**31),
 )
+@pytest.mark.slow
 def test_candidate_sets_are_nested_and_the_search_matches_brute_force(means, eps, p, seed):
     A = similarity_graph(means, eps)
     K = len(means)

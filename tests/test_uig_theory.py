@@ -77,6 +77,7 @@ def test_regret_theorem_hypotheses_fail_where_they_should():
     assert not th.remark1_hypotheses([*family, (other, 0.5, candidate_set_from_means(other, 0.5)[0])])[1].holds
 
 
+@pytest.mark.slow
 def test_exact_survival_probability_matches_psi_off_and_sits_below_the_proofs_bound():
     p, N = 0.6, 3
     exact = th.survival_probability(N, N, p, p)

@@ -82,6 +82,7 @@ def test_long_verified_runs_on_paper_like_instances():
                 assert out.info["certified_steps"] > 0.9 * out.info["steps"]
 
 
+@pytest.mark.slow
 def test_wrr_with_rho_one_is_rr_pull_for_pull():
     y = np.array([0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.95])
     for ci in (AgrestiCoullCI(), HoeffdingCI()):
@@ -122,6 +123,7 @@ def test_batches_never_pass_the_cap():
 # --------------------------------------------------------------------------- NRR, IB
 
 
+@pytest.mark.slow
 def test_ib_engines_agree_with_ties_and_equal_arms():
     for y in ([0.5, 0.5, 0.5, 0.5, 0.9], [0.2, 0.2, 0.8, 0.8], [0.0, 0.0, 0.0], [1.0, 0.0]):
         tape = bernoulli_tape(y, 2)
